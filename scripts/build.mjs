@@ -1,0 +1,28 @@
+// Bundles the extension and the CLI with esbuild. node-pty is native and
+// `vscode` is provided by the editor, so both stay external.
+import { build } from 'esbuild';
+import { cpSync, mkdirSync, existsSync } from 'node:fs';
+
+const common = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  sourcemap: true,
+  external: ['vscode', 'node-pty'],
+  logLevel: 'warning',
+};
+
+const entries = [
+  { entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+];
+if (existsSync('src/extension/extension.ts')) {
+  entries.push({ entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js' });
+}
+for (const e of entries) await build({ ...common, ...e });
+
+// Runtime assets that are loaded from disk, not bundled.
+mkdirSync('dist', { recursive: true });
+for (const asset of ['src/core/fn/python/mcc_runner.py', 'src/core/fn/js/worker.js']) {
+  if (existsSync(asset)) cpSync(asset, `dist/${asset.split('/').pop()}`);
+}

@@ -1,0 +1,102 @@
+// The in-memory form of a loaded tool catalog (see shared/docs/catalog-format.md).
+
+export type ParamType = 'str' | 'int' | 'float' | 'bool' | 'list' | 'dict';
+
+export interface ParamSpec {
+  name: string;
+  type: ParamType;
+  required: boolean;
+  /** Present when the YAML gives `default` (hasDefault tells null apart from absent). */
+  hasDefault: boolean;
+  default?: unknown;
+  description?: string;
+  example?: unknown;
+  /** `override`: always injected, hidden from callers and signatures. */
+  hasOverride: boolean;
+  override?: unknown;
+}
+
+export interface SourceLocation {
+  /** Absolute path of the catalog file. */
+  file: string;
+  /** 1-based line of the tool entry. */
+  line: number;
+  column?: number;
+}
+
+export interface Limits {
+  timeout?: number;
+  mem_mb?: number;
+  cpu_sec?: number;
+  fsize_mb?: number;
+  nofile?: number;
+}
+
+interface ToolBase {
+  /** groups joined by '.', public/admin first, then name. */
+  key: string;
+  name: string;
+  description: string;
+  example?: string;
+  groups: string[];
+  /** All params, overrides included; callers see only those without override. */
+  params: ParamSpec[];
+  /** Merged file-level + tool-level env, after ${VAR} substitution. */
+  env: Record<string, string>;
+  /** Absolute path of the dotenv file (tool's own or the file-level default). */
+  envFile?: string;
+  envPassthrough: boolean;
+  /** Absolute working directory (relative paths resolved against catalogDir). */
+  cwd?: string;
+  limits: Limits;
+  stdin: boolean;
+  cacheTtl?: number;
+  /** Transform pipeline, list already joined with ' | '. */
+  transform?: string;
+  /** Run mode preference: undefined = default (pty). */
+  pty?: boolean;
+  /** Declared or introspected return type for the signature. */
+  returns?: string;
+  source: SourceLocation;
+  /** Absolute folder of the catalog file the tool came from. */
+  catalogDir: string;
+}
+
+export interface ExecTool extends ToolBase {
+  kind: 'exec';
+  /** The command template (curl: already expanded to the curl command). */
+  command: string;
+}
+
+export interface FnTool extends ToolBase {
+  kind: 'fn';
+  language: 'python' | 'js';
+  /** The `fn:` value as written. */
+  target: string;
+  /** Python: interpreter name or path as written (default python3). */
+  python?: string;
+  /** JS: absolute module path and export name. */
+  modulePath?: string;
+  exportName?: string;
+  /** Python: whether the callable declares `context` (introspected). JS: always true. */
+  takesContext: boolean;
+}
+
+export type ToolDef = ExecTool | FnTool;
+
+export interface CatalogDiagnostic {
+  severity: 'error' | 'warning';
+  message: string;
+  /** Absolute file path. */
+  file: string;
+  /** 1-based line. */
+  line: number;
+  column?: number;
+}
+
+export interface Catalog {
+  tools: Map<string, ToolDef>;
+  diagnostics: CatalogDiagnostic[];
+  /** Every catalog file that was read (for watchers). */
+  files: string[];
+}

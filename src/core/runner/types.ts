@@ -1,0 +1,56 @@
+// The contract between the runtime and whatever runs a tool (exec or fn),
+// and the run events hosts subscribe to (editor terminals, audit log, stderr).
+import type { ToolDef } from '../catalog/types';
+
+export interface Caller {
+  user: string;
+  sessionKey: string;
+}
+
+export interface CallContext {
+  runId: string;
+  caller: Caller;
+  /** The whole store as the tool sees it: identity keys + variables (a snapshot). */
+  store: Record<string, unknown>;
+  signal?: AbortSignal;
+  events: RunEventSink;
+}
+
+export interface ExecOutcome {
+  /** 0 = success; -1 = timeout; negative signal number = killed by a limit/signal. */
+  code: number;
+  stdout: string;
+  stderr: string;
+  durationMs: number;
+  /** fn tools: the returned value (JSON-serialisable). */
+  value?: unknown;
+  /** fn tools that take `context`: the context as the tool left it. */
+  contextOut?: Record<string, unknown>;
+}
+
+/** Runs one kind of tool. The runtime validates params before calling. */
+export interface ToolExecutor {
+  run(tool: ToolDef, params: Record<string, unknown>, ctx: CallContext): Promise<ExecOutcome>;
+  /** Kill everything still running (shutdown). */
+  dispose?(): Promise<void> | void;
+}
+
+export type RunEvent =
+  | {
+      type: 'started';
+      runId: string;
+      toolKey: string;
+      /** The rendered command with override params masked (exec), or the fn target. */
+      command: string;
+      caller: Caller;
+      mode: 'pty' | 'pipe' | 'worker' | 'python';
+      at: number;
+    }
+  | { type: 'output'; runId: string; stream: 'stdout' | 'stderr'; data: string }
+  | { type: 'exited'; runId: string; code: number; durationMs: number; error?: string };
+
+export interface RunEventSink {
+  emit(event: RunEvent): void;
+}
+
+export const nullEventSink: RunEventSink = { emit: () => undefined };

@@ -1,0 +1,54 @@
+// Call-time templates for exec commands and transforms: Jinja-style via
+// nunjucks, where an undefined variable is an error, never an empty string.
+import nunjucks from 'nunjucks';
+import { quoteFilterValue } from './quote';
+
+export class TemplateError extends Error {}
+
+const env = new nunjucks.Environment(null, { autoescape: false, throwOnUndefined: true, trimBlocks: false });
+env.addFilter('quote', (v: unknown) => {
+  if (v === undefined) throw new TemplateError('template quotes a variable the call did not provide');
+  return quoteFilterValue(v);
+});
+// `tojson`, as in Jinja, for passing structured params to a command.
+env.addFilter('tojson', (v: unknown) => JSON.stringify(v));
+
+const compiled = new Map<string, nunjucks.Template>();
+
+function compile(template: string): nunjucks.Template {
+  let t = compiled.get(template);
+  if (!t) {
+    t = new nunjucks.Template(template, env, undefined, true);
+    if (compiled.size > 500) compiled.clear();
+    compiled.set(template, t);
+  }
+  return t;
+}
+
+/** Renders a template with the validated params; throws TemplateError with a readable reason. */
+export function renderTemplate(template: string, params: Record<string, unknown>): string {
+  try {
+    return compile(template).render(params);
+  } catch (e) {
+    throw new TemplateError(cleanNunjucksMessage(e));
+  }
+}
+
+/** Parses a template without rendering it; returns an error message or undefined. */
+export function checkTemplate(template: string): string | undefined {
+  try {
+    compile(template);
+    return undefined;
+  } catch (e) {
+    return cleanNunjucksMessage(e);
+  }
+}
+
+function cleanNunjucksMessage(e: unknown): string {
+  const raw = e instanceof Error ? e.message : String(e);
+  // nunjucks prefixes "(unknown path)" and a caret line; keep the reason.
+  const lines = raw.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('(unknown path)'));
+  const msg = lines.join(' ').replace(/^Template render error:\s*/i, '');
+  const undef = /attempted to output null or undefined value/i.test(msg);
+  return undef ? `template uses a variable the call did not provide (${msg})` : msg;
+}
