@@ -1,0 +1,118 @@
+// Command-line parsing for `mcc serve`, with errors a person can act on.
+import { parseArgs } from 'node:util';
+import { homedir, userInfo } from 'node:os';
+import { join } from 'node:path';
+
+export interface ServeArgs {
+  tools: string[];
+  users?: string;
+  host: string;
+  port: number;
+  state: string;
+  sessionTtl: number;
+  stdio: boolean;
+  sessionKey?: string;
+  user: string;
+  email: string;
+  groups: string[];
+  maxValueBytes?: number;
+  maxBucketBytes?: number;
+  maxOutputBytes?: number;
+  watch: boolean;
+}
+
+export class UsageError extends Error {}
+
+export const USAGE = `Usage: mcc serve [options]
+
+  --tools PATH          catalog file or folder (repeatable; default ./tools.yaml)
+  --users PATH          users file (extra principals and tokens; anonymous access)
+  --host HOST           address to bind (default 127.0.0.1)
+  --port N              port (default 0 = a free port)
+  --state PATH          session store file (default $XDG_STATE_HOME/mcc/sessions.json)
+  --session-ttl SEC     bucket lifetime after last use (default 86400)
+  --stdio               serve one client over stdin/stdout instead of HTTP
+  --session-key KEY     bucket key for --stdio (default: new each start)
+  --user NAME           owner identity (default: the OS user name)
+  --email EMAIL         owner e-mail (default empty)
+  --groups A,B          owner groups (default admin)
+  --max-value-bytes N   largest session value as JSON (default 65536)
+  --max-bucket-bytes N  largest session bucket as JSON (default 1048576)
+  --max-output-bytes N  largest tool output kept (default 1048576)
+  --watch               reload the catalog when its files change
+
+The owner's bearer token is $MCC_TOKEN, or a new random one printed at start.`;
+
+export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): ServeArgs {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: false,
+      strict: true,
+      options: {
+        tools: { type: 'string', multiple: true },
+        users: { type: 'string' },
+        host: { type: 'string' },
+        port: { type: 'string' },
+        state: { type: 'string' },
+        'session-ttl': { type: 'string' },
+        stdio: { type: 'boolean' },
+        'session-key': { type: 'string' },
+        user: { type: 'string' },
+        email: { type: 'string' },
+        groups: { type: 'string' },
+        'max-value-bytes': { type: 'string' },
+        'max-bucket-bytes': { type: 'string' },
+        'max-output-bytes': { type: 'string' },
+        watch: { type: 'boolean' },
+      },
+    });
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  const v = parsed.values;
+  const port = int(v.port ?? '0', '--port', 0, 65535);
+  return {
+    tools: v.tools && v.tools.length > 0 ? v.tools : ['tools.yaml'],
+    ...(v.users ? { users: v.users } : {}),
+    host: v.host ?? '127.0.0.1',
+    port,
+    state: v.state ?? defaultStatePath(env),
+    sessionTtl: int(v['session-ttl'] ?? '86400', '--session-ttl', 1, 10 * 365 * 86400),
+    stdio: v.stdio ?? false,
+    ...(v['session-key'] ? { sessionKey: v['session-key'] } : {}),
+    user: v.user ?? safeUserName(),
+    email: v.email ?? '',
+    groups: v.groups !== undefined ? v.groups.split(',').map((g) => g.trim()).filter(Boolean) : ['admin'],
+    ...optionalInt(v['max-value-bytes'], '--max-value-bytes', 'maxValueBytes'),
+    ...optionalInt(v['max-bucket-bytes'], '--max-bucket-bytes', 'maxBucketBytes'),
+    ...optionalInt(v['max-output-bytes'], '--max-output-bytes', 'maxOutputBytes'),
+    watch: v.watch ?? false,
+  };
+}
+
+function int(text: string, flag: string, min: number, max: number): number {
+  if (!/^\d+$/.test(text)) throw new UsageError(`${flag} takes a whole number, got '${text}'`);
+  const n = Number(text);
+  if (n < min || n > max) throw new UsageError(`${flag} must be between ${min} and ${max}, got ${n}`);
+  return n;
+}
+
+function optionalInt<K extends string>(text: string | undefined, flag: string, key: K): Partial<Record<K, number>> {
+  if (text === undefined) return {};
+  return { [key]: int(text, flag, 1, 2 ** 31) } as Partial<Record<K, number>>;
+}
+
+export function defaultStatePath(env: NodeJS.ProcessEnv): string {
+  const base = env.XDG_STATE_HOME || join(homedir(), '.local', 'state');
+  return join(base, 'mcc', 'sessions.json');
+}
+
+function safeUserName(): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return process.env.USER ?? 'owner';
+  }
+}

@@ -1,0 +1,28 @@
+// Logging for the headless server: everything on stderr, stdout stays clean
+// for the one JSON line (HTTP) or the protocol (stdio).
+import type { Logger } from '../core/host';
+import type { RunEvent, RunEventSink } from '../core/runner/types';
+
+export function stderrLogger(debug = false): Logger {
+  const line = (level: string, m: string): void => {
+    process.stderr.write(`${new Date().toISOString()} ${level} ${m}\n`);
+  };
+  return {
+    info: (m) => line('info ', m),
+    warn: (m) => line('warn ', m),
+    error: (m) => line('error', m),
+    debug: (m) => (debug ? line('debug', m) : undefined),
+  };
+}
+
+/** Run events as log lines: what ran, for whom, and how it ended. */
+export function runEventLogger(logger: Logger): RunEventSink {
+  return {
+    emit(e: RunEvent) {
+      if (e.type === 'started') logger.info(`run ${e.runId.slice(0, 8)} ${e.toolKey} by ${e.caller.user} [${e.mode}]: ${e.command}`);
+      else if (e.type === 'exited') {
+        logger.info(`run ${e.runId.slice(0, 8)} exited ${e.code} after ${e.durationMs} ms${e.error ? `: ${e.error}` : ''}`);
+      }
+    },
+  };
+}

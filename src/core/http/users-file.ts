@@ -1,0 +1,83 @@
+// The users file: extra principals and their tokens for other local clients.
+import { readFile } from 'node:fs/promises';
+import { parseDocument, LineCounter } from 'yaml';
+import type { Principal } from '../identity';
+import { substituteEnv } from '../catalog/substitute';
+
+export interface UserEntry {
+  principal: Principal;
+  /** Either the token itself or its SHA-256 (hex, lowercase). */
+  token?: string;
+  tokenSha256?: string;
+}
+
+export interface UsersConfig {
+  users: UserEntry[];
+  anonymous: boolean;
+}
+
+export class UsersFileError extends Error {}
+
+export async function loadUsersFile(path: string, env: NodeJS.ProcessEnv = process.env): Promise<UsersConfig> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (e) {
+    throw new UsersFileError(`${path}: cannot read the users file (${(e as Error).message})`);
+  }
+  return parseUsers(text, path, env);
+}
+
+export function parseUsers(text: string, path: string, env: NodeJS.ProcessEnv = process.env): UsersConfig {
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
+  if (doc.errors.length > 0) {
+    const err = doc.errors[0];
+    const line = lines.linePos(err.pos[0]).line;
+    throw new UsersFileError(`${path}:${line}: invalid YAML: ${err.message.split('\n')[0]}`);
+  }
+  const root: unknown = substituteEnv(doc.toJS(), env);
+  if (root === null || root === undefined) return { users: [], anonymous: false };
+  if (typeof root !== 'object' || Array.isArray(root)) throw new UsersFileError(`${path}: expected a mapping with 'users:'`);
+  const r = root as Record<string, unknown>;
+  const anonymous = r.anonymous ?? false;
+  if (typeof anonymous !== 'boolean') throw new UsersFileError(`${path}: 'anonymous' must be true or false`);
+  const list = r.users ?? [];
+  if (!Array.isArray(list)) throw new UsersFileError(`${path}: 'users' must be a list`);
+  const seen = new Set<string>();
+  const users = list.map((u, i) => {
+    const where = `${path}: users[${i}]`;
+    if (typeof u !== 'object' || u === null || Array.isArray(u)) throw new UsersFileError(`${where}: expected a mapping`);
+    const e = u as Record<string, unknown>;
+    if (typeof e.user !== 'string' || e.user === '') throw new UsersFileError(`${where}: 'user' is required`);
+    if (e.user === 'anonymous') throw new UsersFileError(`${where}: 'anonymous' is reserved for token-less callers`);
+    if (seen.has(e.user)) throw new UsersFileError(`${where}: user '${e.user}' appears twice`);
+    seen.add(e.user);
+    const token = optionalString(e.token, `${where}.token`);
+    const sha = optionalString(e.token_sha256, `${where}.token_sha256`)?.toLowerCase();
+    if (!token && !sha) throw new UsersFileError(`${where}: give 'token' or 'token_sha256'`);
+    if (token && sha) throw new UsersFileError(`${where}: give only one of 'token' and 'token_sha256'`);
+    if (sha && !/^[0-9a-f]{64}$/.test(sha)) throw new UsersFileError(`${where}: 'token_sha256' must be 64 hex digits`);
+    if (token && token.length < 16) throw new UsersFileError(`${where}: 'token' is too short (at least 16 characters)`);
+    const principal: Principal = {
+      user: e.user,
+      email: optionalString(e.email, `${where}.email`) ?? '',
+      groups: stringList(e.groups, `${where}.groups`),
+      grants: stringList(e.tools, `${where}.tools`),
+    };
+    return { principal, ...(token ? { token } : {}), ...(sha ? { tokenSha256: sha } : {}) };
+  });
+  return { users, anonymous };
+}
+
+function optionalString(v: unknown, where: string): string | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'string') throw new UsersFileError(`${where} must be a string`);
+  return v;
+}
+
+function stringList(v: unknown, where: string): string[] {
+  if (v === undefined || v === null) return [];
+  if (!Array.isArray(v) || v.some((x) => typeof x !== 'string')) throw new UsersFileError(`${where} must be a list of strings`);
+  return v as string[];
+}

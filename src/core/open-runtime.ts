@@ -1,0 +1,55 @@
+// One way to assemble a runtime, shared by the CLI, the editor and tests:
+// the store over the host's storage, the executors, and the Python resolver.
+import { Runtime, type AuditEntry } from './runtime';
+import { SessionStore } from './session/store';
+import type { SessionStorage, StoreLimits } from './session/types';
+import { ExecExecutor } from './runner/exec-executor';
+import type { RunEventSink } from './runner/types';
+import type { Clock, Logger } from './host';
+import type { FnResolver } from './catalog/fn-resolver';
+
+export interface OpenRuntimeOptions {
+  storage: SessionStorage;
+  ttlSeconds?: number;
+  limits?: Partial<StoreLimits>;
+  sweepIntervalMs?: number;
+  maxOutputBytes?: number;
+  baseEnv?: NodeJS.ProcessEnv;
+  logger?: Logger;
+  clock?: Clock;
+  events?: RunEventSink;
+  onAudit?: (entry: AuditEntry) => void;
+  gate?: () => string | undefined;
+}
+
+export interface OpenedRuntime {
+  runtime: Runtime;
+  store: SessionStore;
+  fnResolver?: FnResolver;
+}
+
+export async function openRuntime(o: OpenRuntimeOptions): Promise<OpenedRuntime> {
+  const store = await SessionStore.open({
+    storage: o.storage,
+    ...(o.clock ? { clock: o.clock } : {}),
+    ...(o.ttlSeconds !== undefined ? { ttlSeconds: o.ttlSeconds } : {}),
+    ...(o.limits ? { limits: o.limits } : {}),
+    ...(o.logger ? { logger: o.logger } : {}),
+    ...(o.sweepIntervalMs !== undefined ? { sweepIntervalMs: o.sweepIntervalMs } : {}),
+  });
+  const exec = new ExecExecutor({
+    ...(o.logger ? { logger: o.logger } : {}),
+    ...(o.baseEnv ? { baseEnv: o.baseEnv } : {}),
+    ...(o.maxOutputBytes ? { maxOutputBytes: o.maxOutputBytes } : {}),
+  });
+  const runtime = new Runtime({
+    store,
+    executors: { exec },
+    ...(o.logger ? { logger: o.logger } : {}),
+    ...(o.clock ? { clock: o.clock } : {}),
+    ...(o.events ? { events: o.events } : {}),
+    ...(o.onAudit ? { onAudit: o.onAudit } : {}),
+    ...(o.gate ? { gate: o.gate } : {}),
+  });
+  return { runtime, store };
+}

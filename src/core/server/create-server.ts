@@ -1,0 +1,30 @@
+// Builds one MCP server per connection, one file per tool (as the MCP
+// `everything` example does), bound to the connection's principal.
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpSessionContext } from './session-context';
+import { registerSearch } from './tools/search';
+import { registerExecute } from './tools/execute';
+import { registerDescribeTools } from './tools/describe-tools';
+import { registerGetSession } from './tools/get-session';
+import { registerSetSession } from './tools/set-session';
+
+export const SERVER_NAME = 'mcc';
+export const SERVER_VERSION = '0.1.0';
+
+const INSTRUCTIONS =
+  'MCC serves a catalog of tools. Find them with search (keywords) or describe_tools, run one with execute(key, params). ' +
+  'Stash values the next tools need with set_session(name, value) and read them with get_session(name); every tool run ' +
+  'in this session receives them automatically.';
+
+export type ConnectionOptions = Omit<McpSessionContext, 'clientName'>;
+
+export function createServer(connection: ConnectionOptions): McpServer {
+  const server = new McpServer({ name: SERVER_NAME, version: SERVER_VERSION }, { instructions: INSTRUCTIONS });
+  const ctx: McpSessionContext = { ...connection, clientName: () => server.server.getClientVersion()?.name };
+  registerSearch(server, ctx);
+  registerExecute(server, ctx);
+  registerDescribeTools(server, ctx);
+  registerGetSession(server, ctx);
+  registerSetSession(server, ctx);
+  return server;
+}

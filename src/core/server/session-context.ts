@@ -1,0 +1,28 @@
+// What every MCP tool handler needs to know about the connection it serves.
+import type { Runtime } from '../runtime';
+import type { Principal } from '../identity';
+import type { ToolCallResult } from '../tool-result';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+
+/** The subset of the SDK's request extra the handlers read. */
+export interface HandlerExtra {
+  signal: AbortSignal;
+  sessionId?: string;
+  requestInfo?: { headers: Record<string, string | string[] | undefined> };
+}
+
+export interface McpSessionContext {
+  runtime: Runtime;
+  /** Fixed for the connection: the principal that initialized it. */
+  principal: Principal;
+  /** The bucket key for this request (X-MCC-Session-Key, else the MCP session id). */
+  sessionKeyFor(extra: HandlerExtra): string;
+  clientName(): string | undefined;
+}
+
+export function toMcpResult(r: ToolCallResult): CallToolResult {
+  const result: CallToolResult = { content: [{ type: 'text', text: r.text }] };
+  if (r.isError) result.isError = true;
+  if (r.structured) result.structuredContent = r.structured;
+  return result;
+}

@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { toMcpResult, type McpSessionContext } from '../session-context';
+import { ok } from '../../tool-result';
+
+export function registerDescribeTools(server: McpServer, ctx: McpSessionContext): void {
+  server.registerTool(
+    'describe_tools',
+    {
+      title: 'List catalog tools',
+      description:
+        'Lists every catalog tool you may run, as "## key" and its description. With `groups`, only tools that are in all ' +
+        'of the given groups. Use search for the full signatures.',
+      inputSchema: { groups: z.array(z.string()).optional().describe('Only tools in all of these groups') },
+      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    },
+    ({ groups }) => {
+      const wanted = groups ?? [];
+      const tools = ctx.runtime.accessibleTools(ctx.principal).filter((t) => wanted.every((g) => t.groups.includes(g)));
+      if (tools.length === 0) {
+        const scope = wanted.length ? ` in groups ${wanted.join(', ')}` : '';
+        return toMcpResult(ok(`No tools you can run${scope}.`));
+      }
+      return toMcpResult(ok(tools.map((t) => `## ${t.key}\n${t.description}`.trimEnd()).join('\n\n')));
+    },
+  );
+}

@@ -1,0 +1,20 @@
+import { z } from 'zod';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { toMcpResult, type McpSessionContext } from '../session-context';
+
+export function registerGetSession(server: McpServer, ctx: McpSessionContext): void {
+  server.registerTool(
+    'get_session',
+    {
+      title: 'Read a session variable',
+      description:
+        'Returns the session variable `name`, JSON-encoded so its type is unambiguous: a string comes back quoted ("10.0.0.5"), ' +
+        'a number bare (1000), lists and objects as JSON, and an unset name as null. The reserved names user, email, groups ' +
+        'and tools return the authenticated caller\'s identity (tools = the keys you may execute).',
+      inputSchema: { name: z.string().describe('Variable name: lowercase letters, digits and _, not starting with a digit') },
+      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    },
+    async ({ name }, extra) =>
+      toMcpResult(await ctx.runtime.getSession(ctx.principal, ctx.sessionKeyFor(extra), name, { clientName: ctx.clientName() })),
+  );
+}

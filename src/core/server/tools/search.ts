@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { searchTools } from '../../search/tool-search';
+import { formatSignature } from '../../catalog/signature';
+import { toMcpResult, type McpSessionContext } from '../session-context';
+import { ok } from '../../tool-result';
+
+export function registerSearch(server: McpServer, ctx: McpSessionContext): void {
+  server.registerTool(
+    'search',
+    {
+      title: 'Find catalog tools',
+      description:
+        'Keyword search over the catalog tools you may run (their key, name, description and parameters). Each hit is the ' +
+        "tool's signature, prefixed with its score; run one with execute.",
+      inputSchema: {
+        query: z.string().describe('Keywords, e.g. "grep files"'),
+        min_score: z.number().optional().describe('Drop hits scoring below this'),
+      },
+      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    },
+    ({ query, min_score }) => {
+      const tools = ctx.runtime.accessibleTools(ctx.principal);
+      const hits = searchTools(tools, query, min_score);
+      if (hits.length === 0) {
+        return toMcpResult(ok(`No tools match '${query}'. describe_tools lists every tool you can run.`));
+      }
+      return toMcpResult(ok(hits.map((h) => `[${h.score.toFixed(2)}]\n${formatSignature(h.tool)}`).join('\n\n')));
+    },
+  );
+}

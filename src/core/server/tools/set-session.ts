@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { toMcpResult, type McpSessionContext } from '../session-context';
+
+export function registerSetSession(server: McpServer, ctx: McpSessionContext): void {
+  server.registerTool(
+    'set_session',
+    {
+      title: 'Store a session variable',
+      description:
+        'Stores `value` (any JSON value: string, number, boolean, list, object or null; its type is kept) under `name` in this ' +
+        'session. Every tool run afterwards in the session receives it (shell tools as $MCC_CTX_<NAME>, function tools in ' +
+        'their context), so stash a target, a budget or a selected record once instead of passing it every time. ' +
+        'name must match ^[a-z_][a-z0-9_]*$; user, email, groups and tools are read-only identity keys.',
+      inputSchema: {
+        name: z.string().describe('Variable name: lowercase letters, digits and _, not starting with a digit'),
+        value: z.unknown().describe('Any JSON value; stored with its type'),
+      },
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    async ({ name, value }, extra) =>
+      toMcpResult(
+        await ctx.runtime.setSession(ctx.principal, ctx.sessionKeyFor(extra), name, value, { clientName: ctx.clientName() }),
+      ),
+  );
+}
