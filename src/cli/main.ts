@@ -85,6 +85,8 @@ async function serve(args: ServeArgs): Promise<void> {
   };
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
+  // A stdio client that goes away closes our stdin: nobody is left to serve.
+  if (args.stdio) process.stdin.once('end', () => shutdown('stdin closed'));
 }
 
 async function main(argv: string[]): Promise<void> {

@@ -8,10 +8,11 @@ export class DotenvError extends Error {
   override readonly name = 'DotenvError';
   constructor(
     readonly source: string,
+    /** 1-based; 0 when the file as a whole is the problem. */
     readonly line: number,
     reason: string,
   ) {
-    super(`${source}:${line}: ${reason}`);
+    super(line > 0 ? `${source}:${line}: ${reason}` : `${source}: ${reason}`);
   }
 }
 

@@ -47,7 +47,15 @@ export type RunEvent =
       at: number;
     }
   | { type: 'output'; runId: string; stream: 'stdout' | 'stderr'; data: string }
-  | { type: 'exited'; runId: string; code: number; durationMs: number; error?: string };
+  | {
+      type: 'exited';
+      runId: string;
+      code: number;
+      durationMs: number;
+      error?: string;
+      /** True when the outcome came from the cache_ttl cache and nothing ran. */
+      cached?: boolean;
+    };
 
 export interface RunEventSink {
   emit(event: RunEvent): void;

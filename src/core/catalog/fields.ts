@@ -1,0 +1,111 @@
+// Typed readers for catalog fields: each reports a clear, located problem
+// and returns undefined instead of guessing.
+import { homedir } from 'node:os';
+import { isAbsolute, join, resolve } from 'node:path';
+import type { CatalogDiagnostic } from './types';
+import type { Locator, YamlPath } from './yaml-file';
+import { describeValue, isPlainObject } from './coerce';
+
+export class Reporter {
+  readonly diagnostics: CatalogDiagnostic[] = [];
+  errors = 0;
+  /** Prefix naming the entry, e.g. "tool 'grep': ". */
+  subject = '';
+
+  constructor(
+    readonly file: string,
+    readonly at: Locator,
+  ) {}
+
+  error(message: string, path: YamlPath = []): void {
+    this.errors++;
+    this.diagnostics.push({ severity: 'error', file: this.file, line: this.at.line(path), message: this.subject + message });
+  }
+
+  warn(message: string, path: YamlPath = []): void {
+    this.diagnostics.push({ severity: 'warning', file: this.file, line: this.at.line(path), message: this.subject + message });
+  }
+}
+
+function fieldName(path: YamlPath): string {
+  return path.map((p) => (typeof p === 'number' ? `[${p}]` : p)).join('.').replace(/\.\[/g, '[');
+}
+
+export function readString(r: Reporter, v: unknown, path: YamlPath): string | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v === 'string') return v;
+  r.error(`'${fieldName(path)}' must be a string, got ${describeValue(v)}`, path);
+  return undefined;
+}
+
+/** Text fields (description, example) also take numbers and booleans as written. */
+export function readText(r: Reporter, v: unknown, path: YamlPath): string | undefined {
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  return readString(r, v, path);
+}
+
+export function readBool(r: Reporter, v: unknown, path: YamlPath): boolean | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v === 'boolean') return v;
+  r.error(`'${fieldName(path)}' must be true or false, got ${describeValue(v)}`, path);
+  return undefined;
+}
+
+export function readPositive(r: Reporter, v: unknown, path: YamlPath, allowZero = false): number | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v === 'number' && Number.isFinite(v) && (v > 0 || (allowZero && v === 0))) return v;
+  const want = allowZero ? 'a number of 0 or more' : 'a positive number';
+  r.error(`'${fieldName(path)}' must be ${want}, got ${describeValue(v)}`, path);
+  return undefined;
+}
+
+/** A list of strings; a single string counts as a one-element list. */
+export function readStringList(r: Reporter, v: unknown, path: YamlPath): string[] | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v === 'string') return [v];
+  if (!Array.isArray(v)) {
+    r.error(`'${fieldName(path)}' must be a list of strings, got ${describeValue(v)}`, path);
+    return undefined;
+  }
+  const out: string[] = [];
+  let bad = false;
+  v.forEach((item, i) => {
+    if (typeof item === 'string') out.push(item);
+    else {
+      bad = true;
+      r.error(`'${fieldName(path)}' entries must be strings, got ${describeValue(item)}`, [...path, i]);
+    }
+  });
+  return bad ? undefined : out;
+}
+
+/** Environment maps: scalar values become strings, null becomes ''. */
+export function readEnvMap(r: Reporter, v: unknown, path: YamlPath): Record<string, string> | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (!isPlainObject(v)) {
+    r.error(`'${fieldName(path)}' must be a mapping of variable names to values, got ${describeValue(v)}`, path);
+    return undefined;
+  }
+  const out: Record<string, string> = {};
+  let bad = false;
+  for (const [name, value] of Object.entries(v)) {
+    if (name === '' || name.includes('=') || name.includes('\0')) {
+      bad = true;
+      r.error(`'${fieldName(path)}' has an invalid variable name ${JSON.stringify(name)}`, [...path, name]);
+      continue;
+    }
+    if (value === null || value === undefined) out[name] = '';
+    else if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') out[name] = String(value);
+    else {
+      bad = true;
+      r.error(`'${fieldName(path)}.${name}' must be a string, number or boolean, got ${describeValue(value)}`, [...path, name]);
+    }
+  }
+  return bad ? undefined : out;
+}
+
+/** Absolute form of a path written in a catalog file (relative to its folder; `~/` is the home folder). */
+export function resolvePath(dir: string, p: string): string {
+  if (p === '~' || p.startsWith('~/')) return join(homedir(), p.slice(1));
+  return isAbsolute(p) ? resolve(p) : resolve(dir, p);
+}

@@ -1,0 +1,47 @@
+// Load-time `${VAR}` / `$VAR` substitution from the server's environment.
+// Template regions ({{ }}, {% %}, {# #}) are left alone: they belong to the
+// call-time renderer. An unset variable stays as written, like Python's
+// os.path.expandvars, so a shell command's own `$x` survives when unset.
+
+const VAR = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g;
+const TEMPLATE_REGION = /\{\{[\s\S]*?\}\}|\{%[\s\S]*?%\}|\{#[\s\S]*?#\}/g;
+
+// MCC_CTX* are injected per call; substituting them at load would let the
+// server's environment forge the caller's identity inside a command.
+function substitutable(name: string): boolean {
+  return !name.startsWith('MCC_CTX');
+}
+
+function substitutePlain(text: string, env: NodeJS.ProcessEnv): string {
+  return text.replace(VAR, (whole, braced: string | undefined, bare: string | undefined) => {
+    const name = braced ?? bare ?? '';
+    if (!substitutable(name)) return whole;
+    const value = env[name];
+    return value === undefined ? whole : value;
+  });
+}
+
+/** Substitutes variables in one string, outside template regions. */
+export function substituteString(text: string, env: NodeJS.ProcessEnv = process.env): string {
+  if (!text.includes('$')) return text;
+  let out = '';
+  let last = 0;
+  for (const m of text.matchAll(TEMPLATE_REGION)) {
+    const at = m.index;
+    out += substitutePlain(text.slice(last, at), env) + m[0];
+    last = at + m[0].length;
+  }
+  return out + substitutePlain(text.slice(last), env);
+}
+
+/** Substitutes in every string value of a parsed YAML/JSON tree (keys untouched); returns a new tree. */
+export function substituteEnv(value: unknown, env: NodeJS.ProcessEnv = process.env): unknown {
+  if (typeof value === 'string') return substituteString(value, env);
+  if (Array.isArray(value)) return value.map((v) => substituteEnv(v, env));
+  if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = substituteEnv(v, env);
+    return out;
+  }
+  return value;
+}

@@ -1,0 +1,150 @@
+// Reads one catalog file into its file-level settings and raw tool entries,
+// keeping the YAML nodes so every later diagnostic can name its line.
+import { readFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { Document, LineCounter, isAlias, isMap, isNode, isScalar, isSeq, parseDocument, type Node } from 'yaml';
+import type { CatalogDiagnostic } from './types';
+import { substituteEnv } from './substitute';
+import { isPlainObject } from './coerce';
+
+export type YamlPath = ReadonlyArray<string | number>;
+
+/** Finds the line of a value inside one YAML entry (the deepest node found, else the entry's line). */
+export class Locator {
+  constructor(
+    private readonly doc: Document,
+    private readonly lines: LineCounter,
+    private readonly root: unknown,
+    private readonly fallback = 1,
+  ) {}
+
+  line(path: YamlPath = []): number {
+    let node = this.deref(this.root);
+    let best = this.lineOfNode(node) ?? this.fallback;
+    for (const seg of path) {
+      let next: unknown;
+      if (isMap(node)) {
+        const pair = node.items.find((p) => isScalar(p.key) && String(p.key.value) === String(seg));
+        if (!pair) break;
+        // A missing value (`key:` alone) has no node; the key still has a line.
+        best = this.lineOfNode(pair.key) ?? best;
+        next = pair.value;
+      } else if (isSeq(node) && typeof seg === 'number') {
+        next = node.items[seg];
+      } else {
+        break;
+      }
+      node = this.deref(next);
+      best = this.lineOfNode(node) ?? best;
+    }
+    return best;
+  }
+
+  private deref(n: unknown): unknown {
+    return isAlias(n) ? n.resolve(this.doc) : n;
+  }
+
+  private lineOfNode(n: unknown): number | undefined {
+    if (!isNode(n)) return undefined;
+    const range = (n as Node).range;
+    if (!range) return undefined;
+    return this.lines.linePos(range[0]).line;
+  }
+}
+
+export interface RawTool {
+  /** The entry as plain data, after ${VAR} substitution. */
+  value: unknown;
+  line: number;
+  at: Locator;
+}
+
+export interface RawFile {
+  file: string;
+  dir: string;
+  /** File-level settings after substitution (unvalidated). */
+  settings: Record<string, unknown>;
+  at: Locator;
+  tools: RawTool[];
+}
+
+/** Reads and parses a file. Returns undefined (with diagnostics) when it cannot be read or parsed. */
+export async function readCatalogFile(
+  file: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ raw?: RawFile; diagnostics: CatalogDiagnostic[] }> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (e) {
+    const reason = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message;
+    return { diagnostics: [{ severity: 'error', file, line: 1, message: `cannot read catalog file: ${reason}` }] };
+  }
+  return parseCatalogText(file, text, env);
+}
+
+export function parseCatalogText(
+  file: string,
+  text: string,
+  env: NodeJS.ProcessEnv,
+): { raw?: RawFile; diagnostics: CatalogDiagnostic[] } {
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, merge: true, prettyErrors: false });
+  if (doc.errors.length > 0) {
+    const diagnostics = doc.errors.map((err): CatalogDiagnostic => {
+      const pos = lines.linePos(err.pos[0]);
+      return {
+        severity: 'error',
+        file,
+        line: Math.max(pos.line, 1),
+        column: pos.col,
+        message: `invalid YAML (file not loaded): ${err.message.split('\n')[0]}`,
+      };
+    });
+    return { diagnostics };
+  }
+  const diagnostics: CatalogDiagnostic[] = doc.warnings.map((w) => ({
+    severity: 'warning',
+    file,
+    line: Math.max(lines.linePos(w.pos[0]).line, 1),
+    message: `YAML: ${w.message.split('\n')[0]}`,
+  }));
+  const rootAt = new Locator(doc, lines, doc.contents);
+  let data: unknown;
+  try {
+    data = doc.toJS({ maxAliasCount: 1000 });
+  } catch (e) {
+    diagnostics.push({ severity: 'error', file, line: 1, message: `invalid YAML (file not loaded): ${(e as Error).message}` });
+    return { diagnostics };
+  }
+  if (data === null || data === undefined) {
+    diagnostics.push({ severity: 'warning', file, line: 1, message: 'catalog file is empty' });
+    return { raw: { file, dir: dirname(file), settings: {}, at: rootAt, tools: [] }, diagnostics };
+  }
+  if (!isPlainObject(data)) {
+    diagnostics.push({
+      severity: 'error',
+      file,
+      line: rootAt.line(),
+      message: "a catalog file must be a mapping with a 'tools:' list (file not loaded)",
+    });
+    return { diagnostics };
+  }
+  const settings: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(data)) {
+    // x- keys are the author's own (anchors); tools are substituted entry by entry below.
+    if (k.startsWith('x-')) continue;
+    settings[k] = k === 'tools' ? v : substituteEnv(v, env);
+  }
+  const tools: RawTool[] = [];
+  const list = settings.tools;
+  if (Array.isArray(list)) {
+    const seqNode = isMap(doc.contents) ? doc.contents.get('tools', true) : undefined;
+    list.forEach((entry, i) => {
+      const node = isSeq(seqNode) ? seqNode.items[i] : undefined;
+      const at = new Locator(doc, lines, node, rootAt.line(['tools']));
+      tools.push({ value: substituteEnv(entry, env), line: at.line(), at });
+    });
+  }
+  return { raw: { file, dir: dirname(file), settings, at: rootAt, tools }, diagnostics };
+}

@@ -1,0 +1,382 @@
+// Runs exec (and expanded curl) tools: render the command, build the
+// environment, run `/bin/sh -c` in its own process group under the tool's
+// limits, pipe a successful stdout through the transform, and answer an
+// ExecOutcome. Every run reports started / output / exited events.
+import { statSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import type { ExecTool, ToolDef } from '../catalog/types';
+import { silentLogger, systemClock, type Clock, type Logger } from '../host';
+import { renderTemplate, TemplateError } from '../template/render';
+import { truncationMarker, type CappedOutput } from './capped-output';
+import { buildToolEnv } from './env';
+import { ToolInputError } from './errors';
+import { limitedShellArgs, memoryExitNote, signalFromShellCode, signalNote } from './limits';
+import { cacheKey, ResultCache } from './result-cache';
+import { PtySpawnError, runChild, type ChildResult, type PtyModule, type RunMode } from './run-child';
+import { cleanTerminalText } from './terminal-text';
+import type { CallContext, ExecOutcome, ToolExecutor } from './types';
+
+export interface ExecExecutorOptions {
+  logger?: Logger;
+  /** The server's environment, passed through with env_passthrough (default process.env). */
+  baseEnv?: NodeJS.ProcessEnv;
+  /** Cap of stdout and of stderr, each (default 1 MiB). */
+  maxOutputBytes?: number;
+  /** Run mode of tools that do not choose (default 'pty'). */
+  defaultMode?: RunMode;
+  /** Bound of the cache_ttl cache (default 256 entries). */
+  cacheMaxEntries?: number;
+  /** Time between SIGTERM and SIGKILL when a run is stopped (default 1000 ms). */
+  killGraceMs?: number;
+  /** Time source of cache expiry (tests). */
+  clock?: Clock;
+  /** Loads node-pty (tests inject a failing loader to exercise the fallback). */
+  loadPty?: () => PtyModule;
+}
+
+type StopReason = 'timeout' | 'cancelled' | 'shutdown';
+
+interface Prepared {
+  args: string[];
+  transformArgs?: string[];
+  env: Record<string, string>;
+  mode: RunMode;
+  pty?: PtyModule;
+}
+
+interface RunHandle {
+  halt: (reason: StopReason) => void;
+  done: Promise<unknown>;
+}
+
+const DEFAULT_MAX_OUTPUT = 1024 * 1024;
+
+function loadNodePty(): PtyModule {
+  // Loaded lazily: a native module that fails to load must not take the
+  // runtime down with it.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('node-pty') as PtyModule;
+}
+
+export class ExecExecutor implements ToolExecutor {
+  private readonly logger: Logger;
+  private readonly baseEnv: NodeJS.ProcessEnv;
+  private readonly maxOutputBytes: number;
+  private readonly defaultMode: RunMode;
+  private readonly killGraceMs: number;
+  private readonly clock: Clock;
+  private readonly loadPty: () => PtyModule;
+  private readonly cache: ResultCache;
+  private readonly running = new Set<RunHandle>();
+  /** undefined: not tried yet; null: could not be loaded. */
+  private pty: PtyModule | null | undefined;
+  private disposed = false;
+
+  constructor(opts: ExecExecutorOptions = {}) {
+    this.logger = opts.logger ?? silentLogger;
+    this.baseEnv = opts.baseEnv ?? process.env;
+    this.maxOutputBytes = opts.maxOutputBytes ?? DEFAULT_MAX_OUTPUT;
+    this.defaultMode = opts.defaultMode ?? 'pty';
+    this.killGraceMs = opts.killGraceMs ?? 1000;
+    this.clock = opts.clock ?? systemClock;
+    this.loadPty = opts.loadPty ?? loadNodePty;
+    this.cache = new ResultCache(opts.cacheMaxEntries ?? 256, this.clock);
+  }
+
+  async run(tool: ToolDef, params: Record<string, unknown>, ctx: CallContext): Promise<ExecOutcome> {
+    if (tool.kind !== 'exec') throw new Error(`the exec runtime cannot run ${tool.kind} tool '${tool.key}'`);
+    const t0 = performance.now();
+    const shown = shownCommand(tool, params);
+    const started = (mode: RunMode): void =>
+      ctx.events.emit({ type: 'started', runId: ctx.runId, toolKey: tool.key, command: shown, caller: ctx.caller, mode, at: this.clock.now() });
+    const exited = (code: number, error?: string, cached?: boolean): void =>
+      ctx.events.emit({
+        type: 'exited',
+        runId: ctx.runId,
+        code,
+        durationMs: Math.round(performance.now() - t0),
+        ...(error ? { error } : {}),
+        ...(cached ? { cached } : {}),
+      });
+
+    let prep: Prepared;
+    try {
+      if (this.disposed) throw new ToolInputError('the exec runtime is shutting down');
+      prep = this.prepare(tool, params, ctx);
+    } catch (e) {
+      started(this.modeFor(tool));
+      exited(-1, e instanceof Error ? e.message : String(e));
+      throw e;
+    }
+
+    const key = tool.cacheTtl && tool.cacheTtl > 0 ? cacheKey(tool.key, params, ctx.store) : undefined;
+    const hit = key !== undefined ? this.cache.get(key) : undefined;
+    if (hit) {
+      started(prep.mode);
+      exited(hit.code, undefined, true);
+      return { ...hit, durationMs: Math.round(performance.now() - t0) };
+    }
+
+    started(prep.mode);
+    let outcome: ExecOutcome | undefined;
+    try {
+      outcome = await this.track(tool, params, ctx, prep, t0);
+      if (key !== undefined && outcome.code === 0) this.cache.set(key, outcome, tool.cacheTtl as number);
+      return outcome;
+    } finally {
+      if (outcome) exited(outcome.code, outcome.code === 0 ? undefined : lastLine(outcome.stderr));
+      else exited(-1, 'the run failed inside the runtime');
+    }
+  }
+
+  /** Stops every running tool (SIGTERM, then SIGKILL) and resolves when all are gone. */
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    const runs = [...this.running];
+    for (const r of runs) r.halt('shutdown');
+    await Promise.allSettled(runs.map((r) => r.done));
+    this.cache.clear();
+  }
+
+  private prepare(tool: ExecTool, params: Record<string, unknown>, ctx: CallContext): Prepared {
+    const command = render(tool.command, params, 'command');
+    const transform = tool.transform ? render(tool.transform, params, 'transform') : undefined;
+    if (tool.cwd !== undefined) checkFolder(tool.cwd);
+    const timeout = tool.limits.timeout;
+    if (timeout !== undefined && !(typeof timeout === 'number' && timeout > 0 && Number.isFinite(timeout))) {
+      throw new ToolInputError(`limits.timeout must be a positive number of seconds, got ${JSON.stringify(timeout)}`);
+    }
+    const env = buildToolEnv(tool, ctx.store, this.baseEnv);
+    for (const [k, v] of Object.entries(env)) {
+      if (v.includes('\0')) throw new ToolInputError(`environment variable ${k} contains a NUL byte, which no process can receive`);
+    }
+    const args = limitedShellArgs(tool.limits, command);
+    const transformArgs = transform !== undefined ? limitedShellArgs(tool.limits, transform) : undefined;
+    let mode = this.modeFor(tool);
+    let pty: PtyModule | undefined;
+    if (mode === 'pty') {
+      pty = this.ptyModule();
+      if (!pty) mode = 'pipe';
+    }
+    return { args, env, mode, ...(transformArgs ? { transformArgs } : {}), ...(pty ? { pty } : {}) };
+  }
+
+  private modeFor(tool: ExecTool): RunMode {
+    // stdin: true needs a real end of input after the JSON; a terminal can
+    // only simulate one with ^D, which a program in raw mode would not see.
+    if (tool.stdin) return 'pipe';
+    if (tool.pty === false) return 'pipe';
+    if (tool.pty === true) return 'pty';
+    return this.defaultMode;
+  }
+
+  private ptyModule(): PtyModule | undefined {
+    if (this.pty === undefined) {
+      try {
+        this.pty = this.loadPty();
+      } catch (e) {
+        this.pty = null;
+        const why = e instanceof Error ? e.message.split('\n')[0] : String(e);
+        this.logger.warn(`node-pty could not be loaded (${why}); exec tools run in pipe mode, without a terminal`);
+      }
+    }
+    return this.pty ?? undefined;
+  }
+
+  // Registers the run so dispose() can stop it, and wires timeout and abort.
+  private async track(tool: ExecTool, params: Record<string, unknown>, ctx: CallContext, prep: Prepared, t0: number): Promise<ExecOutcome> {
+    const stop = new AbortController();
+    let reason: StopReason | undefined;
+    const halt = (r: StopReason): void => {
+      if (reason) return;
+      reason = r;
+      stop.abort();
+    };
+    const onCancel = (): void => halt('cancelled');
+    ctx.signal?.addEventListener('abort', onCancel, { once: true });
+    if (ctx.signal?.aborted) halt('cancelled');
+    const timeout = tool.limits.timeout;
+    const timer = timeout !== undefined ? setTimeout(() => halt('timeout'), timeout * 1000) : undefined;
+    const done = this.execute(tool, params, ctx, prep, stop.signal, () => reason, t0);
+    const handle: RunHandle = { halt, done };
+    this.running.add(handle);
+    try {
+      return await done;
+    } finally {
+      if (timer) clearTimeout(timer);
+      ctx.signal?.removeEventListener('abort', onCancel);
+      this.running.delete(handle);
+    }
+  }
+
+  private async execute(
+    tool: ExecTool,
+    params: Record<string, unknown>,
+    ctx: CallContext,
+    prep: Prepared,
+    signal: AbortSignal,
+    stopReason: () => StopReason | undefined,
+    t0: number,
+  ): Promise<ExecOutcome> {
+    const finish = (code: number, stdout: string, stderr: string): ExecOutcome => ({
+      code,
+      stdout,
+      stderr,
+      durationMs: Math.round(performance.now() - t0),
+    });
+    const stoppedNote = (): string => {
+      const r = stopReason();
+      if (r === 'timeout') return `timeout after ${String(tool.limits.timeout)}s`;
+      if (r === 'shutdown') return 'cancelled: the server is shutting down';
+      return 'cancelled';
+    };
+    if (signal.aborted) return finish(-1, '', stoppedNote());
+
+    const main = await this.spawn(prep, {
+      args: prep.args,
+      stdin: tool.stdin ? JSON.stringify(params) : undefined,
+      cwd: tool.cwd,
+      signal,
+      onOutput: (stream, data) => ctx.events.emit({ type: 'output', runId: ctx.runId, stream, data }),
+    });
+    const stdout = cleanTerminalText(main.stdout.text());
+    let stderr = cleanTerminalText(main.stderr.text());
+    const markOut = marker(main.stdout);
+    const markErr = marker(main.stderr);
+    if (markOut) ctx.events.emit({ type: 'output', runId: ctx.runId, stream: 'stdout', data: markOut });
+    if (markErr) ctx.events.emit({ type: 'output', runId: ctx.runId, stream: 'stderr', data: markErr });
+
+    if (main.aborted || signal.aborted) {
+      return finish(-1, stdout + markOut, appendLine(stderr + markErr, stoppedNote()));
+    }
+    let { code, note } = this.judge(main, tool, `${stdout}\n${stderr}`);
+    if (code !== 0 || !prep.transformArgs) {
+      stderr = appendLine(stderr + markErr, note);
+      stderr = appendLine(stderr, notFoundHint(tool, prep.env, code, `${stdout}\n${stderr}`));
+      return finish(code, stdout + markOut, stderr);
+    }
+
+    // The transform reads the tool's clean stdout; it always runs on pipes.
+    const t = await this.spawn({ ...prep, mode: 'pipe' }, { args: prep.transformArgs, stdin: stdout, cwd: tool.cwd, signal });
+    const tOut = cleanTerminalText(t.stdout.text()) + marker(t.stdout);
+    const tErr = cleanTerminalText(t.stderr.text()) + marker(t.stderr);
+    stderr = appendLine(stderr + markErr, tErr);
+    if (t.aborted || signal.aborted) return finish(-1, tOut, appendLine(stderr, `${stoppedNote()} (in the transform)`));
+    ({ code, note } = this.judge(t, tool, `${tOut}\n${tErr}`));
+    if (code !== 0) {
+      stderr = appendLine(stderr, note);
+      stderr = appendLine(stderr, `mcc: the transform failed with code ${code}`);
+      stderr = appendLine(stderr, notFoundHint(tool, prep.env, code, tErr));
+      return finish(code, tOut, stderr);
+    }
+    return finish(0, tOut + markOut, stderr);
+  }
+
+  // The outcome code of a finished child, and what to say about it.
+  private judge(child: ChildResult, tool: ExecTool, output: string): { code: number; note: string } {
+    if (child.signal !== null) return { code: -child.signal, note: signalNote(child.signal, tool.limits) };
+    const code = child.code ?? -1;
+    const sig = signalFromShellCode(code, tool.limits);
+    if (sig !== undefined) return { code: -sig, note: signalNote(sig, tool.limits) };
+    return { code, note: memoryExitNote(code, output, tool.limits) ?? '' };
+  }
+
+  private async spawn(
+    prep: Prepared,
+    run: {
+      args: string[];
+      stdin: string | undefined;
+      cwd: string | undefined;
+      signal: AbortSignal;
+      onOutput?: (stream: 'stdout' | 'stderr', data: string) => void;
+    },
+  ): Promise<ChildResult> {
+    const spec = {
+      mode: prep.mode,
+      args: run.args,
+      env: prep.env,
+      maxOutputBytes: this.maxOutputBytes,
+      killGraceMs: this.killGraceMs,
+      signal: run.signal,
+      ...(prep.pty ? { pty: prep.pty } : {}),
+      ...(run.cwd !== undefined ? { cwd: run.cwd } : {}),
+      ...(run.stdin !== undefined ? { stdin: run.stdin } : {}),
+      ...(run.onOutput ? { onOutput: run.onOutput } : {}),
+    };
+    try {
+      return await runChild(spec);
+    } catch (e) {
+      if (!(e instanceof PtySpawnError)) throw e;
+      // A terminal could not be opened (e.g. no ptys left): run without one.
+      this.logger.warn(`could not open a terminal (${e.message}); running in pipe mode`);
+      return runChild({ ...spec, mode: 'pipe' });
+    }
+  }
+}
+
+function render(template: string, params: Record<string, unknown>, what: string): string {
+  try {
+    return renderTemplate(template, params);
+  } catch (e) {
+    if (e instanceof TemplateError) throw new ToolInputError(`${what} template: ${e.message}`);
+    throw e;
+  }
+}
+
+function checkFolder(path: string): void {
+  let isDir: boolean;
+  try {
+    isDir = statSync(path).isDirectory();
+  } catch {
+    throw new ToolInputError(`cwd ${path} does not exist`);
+  }
+  if (!isDir) throw new ToolInputError(`cwd ${path} is not a folder`);
+}
+
+/** The command as events show it: every override param's value as ***. */
+function shownCommand(tool: ExecTool, params: Record<string, unknown>): string {
+  const overrides = tool.params.filter((p) => p.hasOverride && p.name in params);
+  const masked: Record<string, unknown> = { ...params };
+  for (const o of overrides) masked[o.name] = '***';
+  try {
+    return renderTemplate(tool.command, masked);
+  } catch {
+    // A template that needs the real value's type (a loop, arithmetic):
+    // show the real rendering with each override's text blotted out.
+    try {
+      let text = renderTemplate(tool.command, params);
+      for (const o of overrides) {
+        const v = params[o.name];
+        const s = typeof v === 'string' ? v : JSON.stringify(v);
+        if (s) text = text.split(s).join('***');
+      }
+      return text;
+    } catch {
+      return tool.command;
+    }
+  }
+}
+
+function marker(out: CappedOutput): string {
+  return out.truncated ? truncationMarker(out.cutBytes) : '';
+}
+
+function appendLine(text: string, line: string | undefined): string {
+  if (!line) return text;
+  if (text === '') return line;
+  return text.endsWith('\n') ? text + line : `${text}\n${line}`;
+}
+
+function lastLine(text: string): string | undefined {
+  const lines = text.trimEnd().split('\n');
+  return lines[lines.length - 1] || undefined;
+}
+
+function notFoundHint(tool: ExecTool, env: Record<string, string>, code: number, output: string): string | undefined {
+  if (code === 0 || tool.envPassthrough || 'PATH' in env) return undefined;
+  if (code !== 127 && !/not found/i.test(output)) return undefined;
+  return (
+    'hint: this tool has no PATH because env_passthrough is false; ' +
+    'give the program by its full path (e.g. /usr/bin/curl) or set PATH in the tool\'s env.'
+  );
+}

@@ -1,0 +1,177 @@
+// Runs one `/bin/sh` child in its own process group, in either run mode,
+// and collects its output under a cap. The caller's abort signal kills the
+// whole tree; when the child ends by itself, whatever it left running in its
+// group is ended too, so no call leaves an orphan behind.
+import { spawn } from 'node:child_process';
+import { constants } from 'node:os';
+import { StringDecoder } from 'node:string_decoder';
+import { CappedOutput } from './capped-output';
+import { killProcessTree } from './process-tree';
+
+export type PtyModule = typeof import('node-pty');
+
+/** node-pty could not start a terminal (nothing ran; pipe mode may still work). */
+export class PtySpawnError extends Error {
+  override readonly name = 'PtySpawnError';
+}
+export type RunMode = 'pty' | 'pipe';
+
+export interface ChildSpec {
+  mode: RunMode;
+  /** The loaded node-pty module; required in pty mode. */
+  pty?: PtyModule;
+  /** Arguments of /bin/sh. */
+  args: string[];
+  cwd?: string;
+  env: Record<string, string>;
+  /** Pipe mode only: written to stdin, which is then closed. Absent: stdin is /dev/null. */
+  stdin?: string;
+  maxOutputBytes: number;
+  killGraceMs: number;
+  /** Abort = stop the run: the whole process tree is killed. */
+  signal: AbortSignal;
+  onOutput?: (stream: 'stdout' | 'stderr', data: string) => void;
+}
+
+export interface ChildResult {
+  pid: number;
+  /** Exit code, when it exited. */
+  code: number | null;
+  /** Signal number, when a signal ended it. */
+  signal: number | null;
+  stdout: CappedOutput;
+  /** Empty in pty mode: a terminal has one output stream. */
+  stderr: CappedOutput;
+  /** True when the abort signal stopped it. */
+  aborted: boolean;
+}
+
+const PTY_COLS = 200;
+const PTY_ROWS = 50;
+// How long to wait for stdio to close once the group is dead; only an
+// escaped process that still holds our pipe can make this wait matter.
+const CLOSE_WAIT_MS = 1000;
+
+export function runChild(spec: ChildSpec): Promise<ChildResult> {
+  return spec.mode === 'pty' ? runInPty(spec) : runWithPipes(spec);
+}
+
+function signalNumber(name: NodeJS.Signals | null): number | null {
+  return name ? (constants.signals[name] ?? null) : null;
+}
+
+function runWithPipes(spec: ChildSpec): Promise<ChildResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('/bin/sh', spec.args, {
+      cwd: spec.cwd,
+      env: spec.env,
+      detached: true, // own session and process group: pid = pgid
+      stdio: [spec.stdin !== undefined ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+    });
+    const stdout = new CappedOutput(spec.maxOutputBytes);
+    const stderr = new CappedOutput(spec.maxOutputBytes);
+    const collect = (stream: 'stdout' | 'stderr', into: CappedOutput): ((b: Buffer) => void) => {
+      const decoder = new StringDecoder('utf8');
+      return (b) => {
+        const kept = into.push(b);
+        if (kept && spec.onOutput) {
+          const text = decoder.write(kept);
+          if (text) spec.onOutput(stream, text);
+        }
+      };
+    };
+    child.stdout?.on('data', collect('stdout', stdout));
+    child.stderr?.on('data', collect('stderr', stderr));
+    if (spec.stdin !== undefined && child.stdin) {
+      child.stdin.on('error', () => undefined); // EPIPE: the tool did not read it all
+      child.stdin.end(spec.stdin);
+    }
+
+    let aborted = false;
+    let killing: Promise<unknown> | undefined;
+    const onAbort = (): void => {
+      if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+      aborted = true;
+      killing = killProcessTree(child.pid, spec.killGraceMs, false);
+    };
+    let closed = false;
+    const closedPromise = new Promise<void>((r) => child.on('close', () => ((closed = true), r())));
+
+    child.on('error', (e) => {
+      spec.signal.removeEventListener('abort', onAbort);
+      reject(e);
+    });
+    child.on('exit', (code, sig) => {
+      spec.signal.removeEventListener('abort', onAbort);
+      const pid = child.pid as number;
+      void (async () => {
+        await killing;
+        await killProcessTree(pid, spec.killGraceMs, true);
+        await Promise.race([closedPromise, new Promise((r) => setTimeout(r, CLOSE_WAIT_MS))]);
+        if (!closed) {
+          child.stdout?.destroy();
+          child.stderr?.destroy();
+        }
+        resolve({ pid, code, signal: signalNumber(sig), stdout, stderr, aborted });
+      })();
+    });
+    if (child.pid !== undefined) {
+      if (spec.signal.aborted) onAbort();
+      else spec.signal.addEventListener('abort', onAbort, { once: true });
+    }
+  });
+}
+
+function runInPty(spec: ChildSpec): Promise<ChildResult> {
+  const pty = spec.pty;
+  if (!pty) return Promise.reject(new PtySpawnError('pty mode needs node-pty'));
+  return new Promise((resolve, reject) => {
+    let term: ReturnType<PtyModule['spawn']>;
+    try {
+      term = pty.spawn('/bin/sh', spec.args, {
+        name: spec.env.TERM ?? 'xterm-256color',
+        cols: PTY_COLS,
+        rows: PTY_ROWS,
+        cwd: spec.cwd ?? process.cwd(),
+        env: spec.env,
+      });
+    } catch (e) {
+      reject(new PtySpawnError(e instanceof Error ? e.message : String(e)));
+      return;
+    }
+    const pid = term.pid;
+    const stdout = new CappedOutput(spec.maxOutputBytes);
+    const stderr = new CappedOutput(0);
+    // The terminal is the tool's stdin; an EOF up front means a tool that
+    // reads it gets "no input" instead of waiting for the timeout.
+    term.write('\x04');
+    const dataSub = term.onData((d) => {
+      const b = Buffer.from(d, 'utf8');
+      const kept = stdout.push(b);
+      if (kept && spec.onOutput) spec.onOutput('stdout', kept.length === b.length ? d : kept.toString('utf8'));
+    });
+
+    let aborted = false;
+    let exited = false;
+    let killing: Promise<unknown> | undefined;
+    const onAbort = (): void => {
+      if (exited) return;
+      aborted = true;
+      killing = killProcessTree(pid, spec.killGraceMs, false);
+    };
+    const exitSub = term.onExit(({ exitCode, signal }) => {
+      exited = true;
+      spec.signal.removeEventListener('abort', onAbort);
+      void (async () => {
+        await killing;
+        await killProcessTree(pid, spec.killGraceMs, true);
+        dataSub.dispose();
+        exitSub.dispose();
+        const sig = signal ? signal : null;
+        resolve({ pid, code: sig === null ? exitCode : null, signal: sig, stdout, stderr, aborted });
+      })();
+    });
+    if (spec.signal.aborted) onAbort();
+    else spec.signal.addEventListener('abort', onAbort, { once: true });
+  });
+}

@@ -1,0 +1,29 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseServeArgs, UsageError } from '../../../src/cli/args';
+
+test('defaults', () => {
+  const a = parseServeArgs([], { XDG_STATE_HOME: '/state' });
+  assert.deepEqual(a.tools, ['tools.yaml']);
+  assert.equal(a.host, '127.0.0.1');
+  assert.equal(a.port, 0);
+  assert.equal(a.state, '/state/mcc/sessions.json');
+  assert.equal(a.sessionTtl, 86400);
+  assert.equal(a.stdio, false);
+  assert.deepEqual(a.groups, ['admin']);
+});
+
+test('repeatable --tools and typed numbers', () => {
+  const a = parseServeArgs(['--tools', 'a.yaml', '--tools', 'dir', '--port', '8765', '--session-ttl', '5', '--groups', 'ops, dev']);
+  assert.deepEqual(a.tools, ['a.yaml', 'dir']);
+  assert.equal(a.port, 8765);
+  assert.equal(a.sessionTtl, 5);
+  assert.deepEqual(a.groups, ['ops', 'dev']);
+});
+
+test('bad input is a usage error naming the flag', () => {
+  assert.throws(() => parseServeArgs(['--port', 'abc']), (e: unknown) => e instanceof UsageError && /--port/.test(e.message));
+  assert.throws(() => parseServeArgs(['--port', '70000']), /--port/);
+  assert.throws(() => parseServeArgs(['--session-ttl', '0']), /--session-ttl/);
+  assert.throws(() => parseServeArgs(['--bogus']), UsageError);
+});

@@ -1,0 +1,36 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { canAccess, accessibleTools } from '../../../src/core/access';
+import type { ToolDef } from '../../../src/core/catalog/types';
+import type { Principal } from '../../../src/core/identity';
+
+function tool(key: string, groups: string[]): ToolDef {
+  return {
+    kind: 'exec', key, name: key.split('.').pop()!, description: '', groups, params: [], env: {}, envPassthrough: false,
+    limits: {}, stdin: false, source: { file: '/t.yaml', line: 1 }, catalogDir: '/', command: 'true',
+  };
+}
+const p = (groups: string[], grants: string[] = []): Principal => ({ user: 'u', email: '', groups, grants });
+
+test('public tools are open to everyone, even without groups', () => {
+  assert.equal(canAccess(p([]), tool('public.x', ['public'])), true);
+});
+
+test('admins may run everything', () => {
+  assert.equal(canAccess(p(['admin']), tool('ops.x', ['ops'])), true);
+});
+
+test('a shared group grants access, a different one does not', () => {
+  assert.equal(canAccess(p(['ops']), tool('ops.x', ['ops', 'net'])), true);
+  assert.equal(canAccess(p(['dev']), tool('ops.x', ['ops'])), false);
+});
+
+test('an explicit grant by key grants exactly that tool', () => {
+  assert.equal(canAccess(p([], ['ops.x']), tool('ops.x', ['ops'])), true);
+  assert.equal(canAccess(p([], ['ops.x']), tool('ops.y', ['ops'])), false);
+});
+
+test('accessibleTools filters and sorts by key', () => {
+  const tools = [tool('ops.b', ['ops']), tool('dev.a', ['dev']), tool('ops.a', ['ops']), tool('public.z', ['public'])];
+  assert.deepEqual(accessibleTools(p(['ops']), tools).map((t) => t.key), ['ops.a', 'ops.b', 'public.z']);
+});

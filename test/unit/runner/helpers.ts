@@ -1,0 +1,76 @@
+// Hand-built exec tools and call contexts for the runner tests.
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ExecTool, ParamSpec } from '../../../src/core/catalog/types';
+import type { CallContext, RunEvent } from '../../../src/core/runner/types';
+import { isAlive } from '../../../src/core/runner/process-tree';
+
+export const FIXTURES = join(__dirname, '..', '..', '..', '..', 'test', 'fixtures', 'runner');
+export const HOST_PATH = process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin';
+
+export function execTool(over: Partial<ExecTool> & { command: string }): ExecTool {
+  return {
+    kind: 'exec',
+    key: 'test.tool',
+    name: 'tool',
+    description: 'a test tool',
+    groups: ['test'],
+    params: [],
+    env: {},
+    envPassthrough: false,
+    limits: {},
+    stdin: false,
+    source: { file: join(FIXTURES, 'tools.yaml'), line: 1 },
+    catalogDir: FIXTURES,
+    ...over,
+  };
+}
+
+export function param(name: string, extra: Partial<ParamSpec> = {}): ParamSpec {
+  return { name, type: 'str', required: true, hasDefault: false, hasOverride: false, ...extra };
+}
+
+export const ALICE = { user: 'alice', email: 'alice@example.com', groups: ['admin', 'osint'], tools: ['test.tool'] };
+
+export interface TestCall {
+  ctx: CallContext;
+  events: RunEvent[];
+}
+
+export function call(store: Record<string, unknown> = ALICE, signal?: AbortSignal): TestCall {
+  const events: RunEvent[] = [];
+  const ctx: CallContext = {
+    runId: randomUUID(),
+    caller: { user: String(store.user ?? 'anonymous'), sessionKey: 's1' },
+    store,
+    events: { emit: (e) => events.push(e) },
+    ...(signal ? { signal } : {}),
+  };
+  return { ctx, events };
+}
+
+/** A fresh temporary folder, removed by the returned cleanup. */
+export function tempDir(): { dir: string; cleanup: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'mcc-runner-'));
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export function readPid(file: string): number {
+  return Number(readFileSync(file, 'utf8').trim());
+}
+
+export { isAlive };
+
+export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** Waits until cond() holds or ms pass; returns whether it held. */
+export async function waitFor(cond: () => boolean, ms: number): Promise<boolean> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (cond()) return true;
+    await sleep(20);
+  }
+  return cond();
+}
