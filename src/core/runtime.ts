@@ -11,7 +11,7 @@ import type { RunEventSink, ToolExecutor } from './runner/types';
 import { nullEventSink } from './runner/types';
 import { ToolInputError } from './runner/errors';
 import { validateVariableName } from './session/names';
-import { SessionError } from './session/store';
+import { SessionError } from './session/errors';
 import type { SessionStoreApi } from './session/types';
 import { fail, ok, type ToolCallResult } from './tool-result';
 import { formatRunFailure } from './run-failure';
@@ -50,7 +50,7 @@ const EMPTY_CATALOG: Catalog = { tools: new Map(), diagnostics: [], files: [] };
 export class Runtime {
   private catalog: Catalog = EMPTY_CATALOG;
   private readonly catalogChanged = new Emitter<Catalog>();
-  private readonly running = new Set<AbortController>();
+  private readonly running = new Map<string, AbortController>();
   private readonly logger: Logger;
   private readonly clock: Clock;
   private closed = false;
@@ -156,10 +156,11 @@ export class Runtime {
     const onAbort = (): void => abort.abort(call.signal?.reason);
     call.signal?.addEventListener('abort', onAbort, { once: true });
     if (call.signal?.aborted) abort.abort(call.signal.reason);
-    this.running.add(abort);
+    const runId = randomUUID();
+    this.running.set(runId, abort);
     try {
       const outcome = await executor.run(tool, validated.params, {
-        runId: randomUUID(),
+        runId,
         caller: { user: p.user, sessionKey },
         store: snapshot,
         signal: abort.signal,
@@ -180,15 +181,22 @@ export class Runtime {
       this.logger.error(`tool '${key}' crashed: ${e instanceof Error ? (e.stack ?? message) : message}`);
       return fail(`'${key}' failed inside the runtime: ${message}`);
     } finally {
-      this.running.delete(abort);
+      this.running.delete(runId);
       call.signal?.removeEventListener('abort', onAbort);
     }
+  }
+
+  /** Cancels one run (the runId of its RunEvents); false when it is not running. */
+  cancelRun(runId: string): boolean {
+    const abort = this.running.get(runId);
+    abort?.abort(new Error('cancelled by the user'));
+    return abort !== undefined;
   }
 
   /** Cancels running tools and stops the executors. */
   async shutdown(): Promise<void> {
     this.closed = true;
-    for (const a of this.running) a.abort(new Error('server shutting down'));
+    for (const a of this.running.values()) a.abort(new Error('server shutting down'));
     await Promise.all([this.opts.executors.exec.dispose?.(), this.opts.executors.fn?.dispose?.()]);
     await this.opts.store.flush();
     this.catalogChanged.dispose();

@@ -80,6 +80,8 @@ export interface FnTool extends ToolBase {
   exportName?: string;
   /** Python: whether the callable declares `context` (introspected). JS: always true. */
   takesContext: boolean;
+  /** Whether the YAML declared `params` (else a resolver introspects them). */
+  paramsDeclared?: boolean;
 }
 
 export type ToolDef = ExecTool | FnTool;

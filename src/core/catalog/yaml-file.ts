@@ -72,15 +72,15 @@ export interface RawFile {
 export async function readCatalogFile(
   file: string,
   env: NodeJS.ProcessEnv,
-): Promise<{ raw?: RawFile; diagnostics: CatalogDiagnostic[] }> {
+): Promise<{ raw?: RawFile; read: boolean; diagnostics: CatalogDiagnostic[] }> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch (e) {
     const reason = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message;
-    return { diagnostics: [{ severity: 'error', file, line: 1, message: `cannot read catalog file: ${reason}` }] };
+    return { read: false, diagnostics: [{ severity: 'error', file, line: 1, message: `cannot read catalog file: ${reason}` }] };
   }
-  return parseCatalogText(file, text, env);
+  return { ...parseCatalogText(file, text, env), read: true };
 }
 
 export function parseCatalogText(
@@ -91,14 +91,17 @@ export function parseCatalogText(
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, merge: true, prettyErrors: false });
   if (doc.errors.length > 0) {
+    // An unclosed quote or bracket is detected at the end of the file; name the last line that has text.
+    const lastTextLine = text.trimEnd().split('\n').length;
     const diagnostics = doc.errors.map((err): CatalogDiagnostic => {
       const pos = lines.linePos(err.pos[0]);
+      const atEnd = pos.line > lastTextLine;
       return {
         severity: 'error',
         file,
-        line: Math.max(pos.line, 1),
-        column: pos.col,
-        message: `invalid YAML (file not loaded): ${err.message.split('\n')[0]}`,
+        line: Math.max(Math.min(pos.line, lastTextLine), 1),
+        ...(atEnd ? {} : { column: pos.col }),
+        message: `invalid YAML (file not loaded): ${err.message.split('\n')[0]}${atEnd ? ' (found at the end of the file: look for an unclosed quote or bracket)' : ''}`,
       };
     });
     return { diagnostics };
@@ -119,7 +122,7 @@ export function parseCatalogText(
   }
   if (data === null || data === undefined) {
     diagnostics.push({ severity: 'warning', file, line: 1, message: 'catalog file is empty' });
-    return { raw: { file, dir: dirname(file), settings: {}, at: rootAt, tools: [] }, diagnostics };
+    return { diagnostics };
   }
   if (!isPlainObject(data)) {
     diagnostics.push({

@@ -6,11 +6,12 @@ import { statSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import type { ExecTool, ToolDef } from '../catalog/types';
 import { silentLogger, systemClock, type Clock, type Logger } from '../host';
-import { renderTemplate, TemplateError } from '../template/render';
 import { truncationMarker, type CappedOutput } from './capped-output';
+import { render, shownCommand, withoutDefaultPath } from './command-render';
 import { buildToolEnv } from './env';
 import { ToolInputError } from './errors';
 import { limitedShellArgs, memoryExitNote, signalFromShellCode, signalNote } from './limits';
+import { appendLine, lastLine, notFoundHint } from './outcome-text';
 import { cacheKey, ResultCache } from './result-cache';
 import { PtySpawnError, runChild, type ChildResult, type PtyModule, type RunMode } from './run-child';
 import { cleanTerminalText } from './terminal-text';
@@ -150,8 +151,8 @@ export class ExecExecutor implements ToolExecutor {
     for (const [k, v] of Object.entries(env)) {
       if (v.includes('\0')) throw new ToolInputError(`environment variable ${k} contains a NUL byte, which no process can receive`);
     }
-    const args = limitedShellArgs(tool.limits, command);
-    const transformArgs = transform !== undefined ? limitedShellArgs(tool.limits, transform) : undefined;
+    const args = limitedShellArgs(tool.limits, withoutDefaultPath(env, command));
+    const transformArgs = transform !== undefined ? limitedShellArgs(tool.limits, withoutDefaultPath(env, transform)) : undefined;
     let mode = this.modeFor(tool);
     let pty: PtyModule | undefined;
     if (mode === 'pty') {
@@ -306,21 +307,22 @@ export class ExecExecutor implements ToolExecutor {
     try {
       return await runChild(spec);
     } catch (e) {
-      if (!(e instanceof PtySpawnError)) throw e;
+      if (!(e instanceof PtySpawnError)) throw startError(e);
       // A terminal could not be opened (e.g. no ptys left): run without one.
       this.logger.warn(`could not open a terminal (${e.message}); running in pipe mode`);
-      return runChild({ ...spec, mode: 'pipe' });
+      return runChild({ ...spec, mode: 'pipe' }).catch((e2: unknown) => {
+        throw startError(e2);
+      });
     }
   }
 }
 
-function render(template: string, params: Record<string, unknown>, what: string): string {
-  try {
-    return renderTemplate(template, params);
-  } catch (e) {
-    if (e instanceof TemplateError) throw new ToolInputError(`${what} template: ${e.message}`);
-    throw e;
+// The shell could not be started at all (e.g. cwd not accessible): nothing ran.
+function startError(e: unknown): Error {
+  if (e instanceof Error && typeof (e as NodeJS.ErrnoException).code === 'string') {
+    return new ToolInputError(`could not start /bin/sh: ${e.message}`);
   }
+  return e instanceof Error ? e : new Error(String(e));
 }
 
 function checkFolder(path: string): void {
@@ -333,50 +335,7 @@ function checkFolder(path: string): void {
   if (!isDir) throw new ToolInputError(`cwd ${path} is not a folder`);
 }
 
-/** The command as events show it: every override param's value as ***. */
-function shownCommand(tool: ExecTool, params: Record<string, unknown>): string {
-  const overrides = tool.params.filter((p) => p.hasOverride && p.name in params);
-  const masked: Record<string, unknown> = { ...params };
-  for (const o of overrides) masked[o.name] = '***';
-  try {
-    return renderTemplate(tool.command, masked);
-  } catch {
-    // A template that needs the real value's type (a loop, arithmetic):
-    // show the real rendering with each override's text blotted out.
-    try {
-      let text = renderTemplate(tool.command, params);
-      for (const o of overrides) {
-        const v = params[o.name];
-        const s = typeof v === 'string' ? v : JSON.stringify(v);
-        if (s) text = text.split(s).join('***');
-      }
-      return text;
-    } catch {
-      return tool.command;
-    }
-  }
-}
-
 function marker(out: CappedOutput): string {
   return out.truncated ? truncationMarker(out.cutBytes) : '';
 }
 
-function appendLine(text: string, line: string | undefined): string {
-  if (!line) return text;
-  if (text === '') return line;
-  return text.endsWith('\n') ? text + line : `${text}\n${line}`;
-}
-
-function lastLine(text: string): string | undefined {
-  const lines = text.trimEnd().split('\n');
-  return lines[lines.length - 1] || undefined;
-}
-
-function notFoundHint(tool: ExecTool, env: Record<string, string>, code: number, output: string): string | undefined {
-  if (code === 0 || tool.envPassthrough || 'PATH' in env) return undefined;
-  if (code !== 127 && !/not found/i.test(output)) return undefined;
-  return (
-    'hint: this tool has no PATH because env_passthrough is false; ' +
-    'give the program by its full path (e.g. /usr/bin/curl) or set PATH in the tool\'s env.'
-  );
-}

@@ -7,7 +7,7 @@ const PLAIN = /[A-Za-z0-9._@~-]/;
 function encodePart(s: string): string {
   let out = '';
   for (let i = 0; i < s.length; i++) {
-    const ch = s[i]!;
+    const ch = s[i];
     // Fixed-width escapes of UTF-16 code units: injective even for lone surrogates.
     out += PLAIN.test(ch) ? ch : '%' + s.charCodeAt(i).toString(16).padStart(4, '0');
   }

@@ -43,7 +43,7 @@ export function call(store: Record<string, unknown> = ALICE, signal?: AbortSigna
   const events: RunEvent[] = [];
   const ctx: CallContext = {
     runId: randomUUID(),
-    caller: { user: String(store.user ?? 'anonymous'), sessionKey: 's1' },
+    caller: { user: typeof store.user === 'string' ? store.user : 'anonymous', sessionKey: 's1' },
     store,
     events: { emit: (e) => events.push(e) },
     ...(signal ? { signal } : {}),

@@ -1,0 +1,187 @@
+// One `tools:` entry -> a ToolDef (key filled in later by the loader).
+import type { CatalogDiagnostic, ExecTool, FnTool, Limits, ToolDef } from './types';
+import { describeValue, isPlainObject } from './coerce';
+import { Reporter, readBool, readEnvMap, readPositive, readString, readStringList, readText, resolvePath } from './fields';
+import { toolNameProblem } from './names';
+import { parseParams } from './parse-params';
+import { curlCommand } from './curl';
+import { parseFnTarget } from './fn-target';
+import { unquotedParams } from './template-lint';
+import { checkTemplate } from '../template/render';
+import type { RawTool } from './yaml-file';
+
+/** What a file gives every tool it holds. */
+export interface FileDefaults {
+  groups: string[];
+  env: Record<string, string>;
+  /** Absolute. */
+  envFile?: string;
+}
+
+const TOOL_FIELDS = new Set([
+  'name', 'description', 'example', 'groups', 'group', 'params', 'parameters', 'exec', 'curl', 'fn', 'python',
+  'stdin', 'cwd', 'env', 'env_file', 'env_passthrough', 'timeout', 'limits', 'transform', 'cache_ttl', 'pty', 'returns',
+]);
+const LIMIT_FIELDS = ['timeout', 'mem_mb', 'cpu_sec', 'fsize_mb', 'nofile'] as const;
+const KINDS = ['exec', 'curl', 'fn'] as const;
+
+export function parseTool(
+  raw: RawTool,
+  file: string,
+  dir: string,
+  defaults: FileDefaults,
+  index: number,
+): { tool?: ToolDef; diagnostics: CatalogDiagnostic[] } {
+  const r = new Reporter(file, raw.at);
+  const v = raw.value;
+  if (!isPlainObject(v)) {
+    r.error(`tool #${index + 1}: each tool must be a mapping (name, description, exec/curl/fn, ...), got ${describeValue(v)}`);
+    return { diagnostics: r.diagnostics };
+  }
+  r.subject = typeof v.name === 'string' && v.name !== '' ? `tool '${v.name}': ` : `tool #${index + 1}: `;
+
+  for (const k of Object.keys(v)) {
+    if (!TOOL_FIELDS.has(k) && !k.startsWith('x-')) r.warn(`unknown field '${k}' (ignored)`, [k]);
+  }
+
+  const kinds = KINDS.filter((k) => v[k] !== undefined);
+  if (kinds.length === 0) r.error('needs exactly one of exec, curl or fn');
+  if (kinds.length > 1) r.error(`has ${kinds.join(' and ')}; a tool takes exactly one of exec, curl or fn`, [kinds[1] ?? '']);
+  const kind = kinds.length === 1 ? kinds[0] : undefined;
+
+  const body = kind ? readString(r, v[kind], [kind]) : undefined;
+  if (kind && body !== undefined && body.trim() === '') r.error(`'${kind}' is empty`, [kind]);
+  if (kind && v[kind] === null) r.error(`'${kind}' is empty`, [kind]);
+
+  const fnTarget = kind === 'fn' && body ? parseFnTarget(body) : undefined;
+  if (typeof fnTarget === 'string') r.error(fnTarget, ['fn']);
+
+  let name = readString(r, v.name, ['name']);
+  if (name === undefined && kind && kind !== 'fn' && v.name === undefined) r.error(`${kind} tool has no 'name'`);
+  if (name === undefined && fnTarget && typeof fnTarget !== 'string') name = fnTarget.callableName;
+  if (name !== undefined) {
+    const problem = toolNameProblem(name, 'tool name');
+    if (problem) r.error(problem, ['name']);
+  }
+
+  const groupsField = v.groups !== undefined ? 'groups' : 'group';
+  if (v.groups !== undefined && v.group !== undefined) r.warn("has both 'groups' and 'group'; 'groups' is used", ['group']);
+  const groups = dedupe(readStringList(r, v[groupsField], [groupsField]) ?? defaults.groups);
+  for (const g of groups) {
+    const problem = toolNameProblem(g, 'group');
+    if (problem) r.error(problem, [groupsField]);
+  }
+
+  const paramsField = v.params !== undefined ? 'params' : 'parameters';
+  if (v.params !== undefined && v.parameters !== undefined) r.warn("has both 'params' and 'parameters'; 'params' is used", ['parameters']);
+  const paramsDeclared = v[paramsField] !== undefined;
+  const params = parseParams(r, v[paramsField], [paramsField]);
+
+  const stdin = readBool(r, v.stdin, ['stdin']) ?? false;
+  const envPassthrough = readBool(r, v.env_passthrough, ['env_passthrough']) ?? false;
+  const pty = readBool(r, v.pty, ['pty']);
+  const cwd = readString(r, v.cwd, ['cwd']);
+  const envFile = readString(r, v.env_file, ['env_file']);
+  const env = { ...defaults.env, ...(readEnvMap(r, v.env, ['env']) ?? {}) };
+  const limits = readLimits(r, v);
+  const transform = readTransform(r, v.transform);
+  const cacheTtl = readPositive(r, v.cache_ttl, ['cache_ttl'], true);
+  const returns = readString(r, v.returns, ['returns']);
+  const python = readString(r, v.python, ['python']);
+  const description = readText(r, v.description, ['description']) ?? '';
+  const example = readText(r, v.example, ['example']);
+
+  let command: string | undefined;
+  if (kind === 'exec' && body) command = body;
+  if (kind === 'curl' && body) command = curlCommand(body, stdin);
+  for (const [field, text] of [[kind ?? 'exec', command], ['transform', transform]] as const) {
+    if (text === undefined) continue;
+    const problem = checkTemplate(text);
+    if (problem) {
+      r.error(`'${field}' is not a valid template: ${problem}`, [field]);
+      continue;
+    }
+    for (const p of unquotedParams(text, params)) {
+      r.warn(`'${field}' outputs {{ ${p} }} without '| quote'; a value with spaces or shell characters will break or inject (quoting is the catalog author's job)`, [field]);
+    }
+  }
+
+  const isPythonFn = typeof fnTarget === 'object' && fnTarget.language === 'python';
+  if (python !== undefined && !isPythonFn) r.warn("'python' is only used by Python fn tools (ignored)", ['python']);
+  if (typeof fnTarget === 'object' && fnTarget.language === 'js' && !paramsDeclared) {
+    r.error("JavaScript fn tools must declare 'params' (JavaScript has no runtime types; use 'params: []' for none)", ['fn']);
+  }
+
+  if (r.errors > 0 || !kind || name === undefined) return { diagnostics: r.diagnostics };
+
+  const base = {
+    key: '',
+    name,
+    description,
+    groups,
+    params,
+    env,
+    envPassthrough,
+    limits,
+    stdin,
+    source: { file, line: raw.line },
+    catalogDir: dir,
+    ...(example !== undefined ? { example } : {}),
+    ...(envFile !== undefined ? { envFile: resolvePath(dir, envFile) } : defaults.envFile ? { envFile: defaults.envFile } : {}),
+    ...(cwd !== undefined ? { cwd: resolvePath(dir, cwd) } : {}),
+    ...(cacheTtl ? { cacheTtl } : {}),
+    ...(transform !== undefined ? { transform } : {}),
+    ...(pty !== undefined ? { pty } : {}),
+    ...(returns !== undefined ? { returns } : {}),
+  };
+  if (command !== undefined) {
+    const tool: ExecTool = { ...base, kind: 'exec', command };
+    return { tool, diagnostics: r.diagnostics };
+  }
+  if (typeof fnTarget !== 'object' || body === undefined) return { diagnostics: r.diagnostics };
+  const tool: FnTool =
+    fnTarget.language === 'js'
+      ? { ...base, kind: 'fn', language: 'js', target: body, modulePath: resolvePath(dir, fnTarget.modulePath), exportName: fnTarget.exportName, takesContext: true, paramsDeclared }
+      : { ...base, kind: 'fn', language: 'python', target: body, python: python ?? 'python3', takesContext: false, paramsDeclared };
+  return { tool, diagnostics: r.diagnostics };
+}
+
+function dedupe(list: string[]): string[] {
+  return [...new Set(list)];
+}
+
+function readLimits(r: Reporter, v: Record<string, unknown>): Limits {
+  const limits: Limits = {};
+  const raw = v.limits;
+  if (raw !== undefined && raw !== null) {
+    if (!isPlainObject(raw)) {
+      r.error(`'limits' must be a mapping (${LIMIT_FIELDS.join(', ')}), got ${describeValue(raw)}`, ['limits']);
+    } else {
+      for (const k of Object.keys(raw)) {
+        if (!(LIMIT_FIELDS as readonly string[]).includes(k)) {
+          r.warn(`unknown limit '${k}' (ignored); known: ${LIMIT_FIELDS.join(', ')}`, ['limits', k]);
+        }
+      }
+      for (const k of LIMIT_FIELDS) {
+        const n = readPositive(r, raw[k], ['limits', k]);
+        if (n !== undefined) limits[k] = n;
+      }
+    }
+  }
+  const timeout = readPositive(r, v.timeout, ['timeout']);
+  if (timeout !== undefined) {
+    if (limits.timeout !== undefined && limits.timeout !== timeout) {
+      r.warn(`'timeout' (${timeout}) and 'limits.timeout' (${limits.timeout}) differ; 'timeout' is used`, ['timeout']);
+    }
+    limits.timeout = timeout;
+  }
+  return limits;
+}
+
+function readTransform(r: Reporter, raw: unknown): string | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  if (typeof raw === 'string') return raw.trim() === '' ? undefined : raw;
+  const list = readStringList(r, raw, ['transform']);
+  if (!list || list.length === 0) return undefined;
+  return list.join(' | ');
+}

@@ -1,0 +1,45 @@
+// Rendering a tool's command templates: the real text that runs, and the
+// text events show, where override values (secrets) are masked.
+import type { ExecTool } from '../catalog/types';
+import { renderTemplate, TemplateError } from '../template/render';
+import { ToolInputError } from './errors';
+
+export function render(template: string, params: Record<string, unknown>, what: string): string {
+  try {
+    return renderTemplate(template, params);
+  } catch (e) {
+    if (e instanceof TemplateError) throw new ToolInputError(`${what} template: ${e.message}`);
+    throw e;
+  }
+}
+
+export /** The command as events show it: every override param's value as ***. */
+function shownCommand(tool: ExecTool, params: Record<string, unknown>): string {
+  const overrides = tool.params.filter((p) => p.hasOverride && p.name in params);
+  const masked: Record<string, unknown> = { ...params };
+  for (const o of overrides) masked[o.name] = '***';
+  try {
+    return renderTemplate(tool.command, masked);
+  } catch {
+    // A template that needs the real value's type (a loop, arithmetic):
+    // show the real rendering with each override's text blotted out.
+    try {
+      let text = renderTemplate(tool.command, params);
+      for (const o of overrides) {
+        const v = params[o.name];
+        const s = typeof v === 'string' ? v : JSON.stringify(v);
+        if (s) text = text.split(s).join('***');
+      }
+      return text;
+    } catch {
+      return tool.command;
+    }
+  }
+}
+
+// With no PATH in its environment, sh searches a built-in default path;
+// unsetting PATH in the shell itself makes "no PATH" mean what it says.
+// Same line, so the shell's line numbers in error messages stay right.
+export function withoutDefaultPath(env: Record<string, string>, script: string): string {
+  return 'PATH' in env ? script : `unset PATH; ${script}`;
+}

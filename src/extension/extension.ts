@@ -1,0 +1,122 @@
+// Entry point: wires the feature objects together. Each concept lives in
+// its own file; everything disposable goes into context.subscriptions.
+import * as vscode from 'vscode';
+import { isAbsolute, join } from 'node:path';
+import type { MccApi } from './api';
+import { CatalogController } from './catalog';
+import { registerServerCommands } from './commands';
+import { DefinitionProvider } from './definition-provider';
+import { CatalogDiagnostics } from './diagnostics';
+import { channelLogger, formatAudit } from './log';
+import { MementoStorage } from './memento-storage';
+import { ServerHost } from './server-host';
+import { registerSessionCommands } from './session-commands';
+import { SessionsTree } from './sessions-tree';
+import { readSettings, SERVER_SETTINGS, type Settings } from './settings';
+import { StatusBar } from './status-bar';
+import { Terminals } from './terminals';
+import { registerToolCommands } from './tool-commands';
+import { ToolsTree } from './tools-tree';
+import { Trust } from './trust';
+import { workspaceSessionKey } from './workspace-key';
+
+let host: ServerHost | undefined;
+
+export async function activate(context: vscode.ExtensionContext): Promise<MccApi> {
+  const sub = (...d: vscode.Disposable[]): void => void context.subscriptions.push(...d);
+  const log = vscode.window.createOutputChannel('MCC', { log: true });
+  const logger = channelLogger(log);
+  const settings = (): Settings => readSettings(vscode.workspace.getConfiguration('mcc'));
+  const trust = new Trust();
+  const sessionKey = await workspaceSessionKey(context.workspaceState);
+  sub(log, trust);
+
+  const terminals = new Terminals(settings, (runId) => host?.runtime?.cancelRun(runId));
+  const server = new ServerHost({
+    storage: new MementoStorage(context.workspaceState),
+    settings,
+    logger,
+    events: terminals,
+    onAudit: (a) => log.info(formatAudit(a)),
+    gate: trust.gate,
+    warn: (m) => void vscode.window.showWarningMessage(m),
+    resolvePath: (p) => (isAbsolute(p) ? p : join(vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd(), p)),
+    mayReadWorkspaceFiles: () => trust.trusted,
+  });
+  host = server;
+  const diagnostics = new CatalogDiagnostics();
+  const catalog = new CatalogController(server, diagnostics, settings, () => trust.trusted, logger);
+  sub(terminals, diagnostics, catalog);
+
+  const ready = (async () => {
+    await server.start();
+    catalog.watch();
+    await catalog.reload();
+  })();
+  ready.catch((e: unknown) => {
+    void vscode.window.showErrorMessage(`MCC: the MCP server failed to start: ${e instanceof Error ? e.message : String(e)}`, 'Show Logs').then((a) => {
+      if (a) log.show();
+    });
+  });
+
+  const definitions = new DefinitionProvider(server, sessionKey, ready);
+  sub(definitions, definitions.register(), catalog.onDidChange(() => definitions.bump()));
+  sub(toDisposable(server.onDidChangeState((s) => s === 'running' && definitions.bump())));
+
+  const sessions = new SessionsTree(server, sessionKey, () => trust.trusted);
+  const tools = new ToolsTree(catalog, () => trust.trusted);
+  const status = new StatusBar(server, catalog, () => trust.trusted);
+  sub(sessions, tools, status);
+  sub(...registerServerCommands(server, log), ...registerSessionCommands(server, sessions, sessionKey), ...registerToolCommands(server, catalog, sessionKey));
+
+  sub(
+    trust.onDidGrant(() => {
+      logger.info('workspace trusted: loading its tools');
+      sessions.updateMessage();
+      // A restart also reads the users file, which is skipped while untrusted.
+      void server.restart().then(() => catalog.reload()).catch((e: unknown) => logger.error(`start after trust failed: ${String(e)}`));
+    }),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('mcc.catalogs')) {
+        catalog.watch();
+        void catalog.reload();
+      }
+      if (SERVER_SETTINGS.some((s) => e.affectsConfiguration(s))) {
+        logger.info('server settings changed: restarting');
+        void server.restart().catch((err: unknown) => logger.error(`restart failed: ${String(err)}`));
+      }
+    }),
+    vscode.workspace.onDidChangeWorkspaceFolders(() => {
+      catalog.watch();
+      void catalog.reload();
+    }),
+  );
+
+  return {
+    ready,
+    serverUrl: () => server.url,
+    sessionKey,
+    get owner() {
+      return server.owner;
+    },
+    get store() {
+      return server.store;
+    },
+    get runtime() {
+      return server.runtime;
+    },
+    reloadCatalog: () => catalog.reload(),
+    sweep: async () => (await server.store?.sweep()) ?? 0,
+  };
+}
+
+/** Stops the server: cancels running tools and awaits pending store writes. */
+export async function deactivate(): Promise<void> {
+  const h = host;
+  host = undefined;
+  await h?.dispose();
+}
+
+function toDisposable(d: { dispose(): void }): vscode.Disposable {
+  return { dispose: () => d.dispose() };
+}

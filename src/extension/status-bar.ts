@@ -1,0 +1,55 @@
+// The status bar item (state, port, tools, sessions) and its menu.
+import * as vscode from 'vscode';
+import type { CatalogController } from './catalog';
+import type { ServerHost } from './server-host';
+import { statusText } from './status-text';
+
+export const STATUS_MENU_COMMAND = 'mcc.statusMenu';
+
+export class StatusBar implements vscode.Disposable {
+  private readonly item = vscode.window.createStatusBarItem('mcc.status', vscode.StatusBarAlignment.Right, 100);
+  private readonly subs: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly host: ServerHost,
+    private readonly catalog: CatalogController,
+    private readonly trusted: () => boolean,
+  ) {
+    this.item.name = 'MCC';
+    this.item.command = STATUS_MENU_COMMAND;
+    const update = (): void => this.update();
+    this.subs.push(host.onDidChangeState(update), host.onDidChangeStore(update), catalog.onDidChange(update));
+    this.update();
+    this.item.show();
+  }
+
+  update(): void {
+    const { text, tooltip } = statusText({
+      state: this.host.state,
+      ...(this.host.port !== undefined ? { port: this.host.port } : {}),
+      tools: this.catalog.catalog.tools.size,
+      sessions: this.host.store?.list().length ?? 0,
+      trusted: this.trusted(),
+      ...(this.host.lastError ? { error: this.host.lastError } : {}),
+    });
+    this.item.text = text;
+    this.item.tooltip = tooltip;
+    this.item.backgroundColor = this.host.state === 'error' ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
+  }
+
+  dispose(): void {
+    for (const s of this.subs) s.dispose();
+    this.item.dispose();
+  }
+}
+
+export async function showStatusMenu(): Promise<void> {
+  const items: (vscode.QuickPickItem & { command: string })[] = [
+    { label: '$(debug-restart) Restart Server', command: 'mcc.restartServer' },
+    { label: '$(output) Show Logs', command: 'mcc.showLogs' },
+    { label: '$(copy) Copy Connection Config', description: 'URL and token for another MCP client', command: 'mcc.copyConnectionConfig' },
+    { label: '$(refresh) Reload Catalog', command: 'mcc.reloadCatalog' },
+  ];
+  const picked = await vscode.window.showQuickPick(items, { title: 'MCC', placeHolder: 'MCP server actions' });
+  if (picked) await vscode.commands.executeCommand(picked.command);
+}

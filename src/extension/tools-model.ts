@@ -1,0 +1,72 @@
+// What the Tools view shows: groups (the key without its last part), then
+// the tools of each group, as plain data for tools-tree.ts.
+import type { ToolDef } from '../core/catalog/types';
+import type { Collapsible } from './sessions-model';
+
+export interface GroupNode {
+  kind: 'group';
+  id: string;
+  label: string;
+  description: string;
+  tools: ToolDef[];
+  collapsible: Collapsible;
+}
+
+export interface ToolNode {
+  kind: 'tool';
+  id: string;
+  label: string;
+  description: string;
+  tooltip: string;
+  contextValue: 'mcc.tool';
+  icon: string;
+  tool: ToolDef;
+}
+
+export type ToolsNode = GroupNode | ToolNode;
+
+export function groupOf(tool: ToolDef): string {
+  const cut = tool.key.lastIndexOf('.');
+  return cut < 0 ? '' : tool.key.slice(0, cut);
+}
+
+export function toolGroups(tools: Iterable<ToolDef>): GroupNode[] {
+  const byGroup = new Map<string, ToolDef[]>();
+  for (const t of tools) {
+    const g = groupOf(t);
+    byGroup.set(g, [...(byGroup.get(g) ?? []), t]);
+  }
+  return [...byGroup]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([g, list]) => ({
+      kind: 'group' as const,
+      id: `g:${g}`,
+      label: g === '' ? '(no group)' : g,
+      description: `${list.length} ${list.length === 1 ? 'tool' : 'tools'}`,
+      tools: list.sort((a, b) => a.name.localeCompare(b.name)),
+      collapsible: 'expanded' as const,
+    }));
+}
+
+export function toolNodes(group: GroupNode, signature: (t: ToolDef) => string): ToolNode[] {
+  return group.tools.map((t) => ({
+    kind: 'tool' as const,
+    id: `t:${t.key}`,
+    label: t.name,
+    description: firstLine(t.description),
+    tooltip: signature(t),
+    contextValue: 'mcc.tool' as const,
+    icon: t.kind === 'fn' ? 'symbol-method' : 'terminal',
+    tool: t,
+  }));
+}
+
+/** The params a caller supplies (overrides are hidden from everyone). */
+export function callerParams(tool: ToolDef): ToolDef['params'] {
+  return tool.params.filter((p) => !p.hasOverride);
+}
+
+function firstLine(s: string): string {
+  const line = s.split('\n')[0]?.trim() ?? '';
+  return line.length > 60 ? `${line.slice(0, 59)}…` : line;
+}
