@@ -229,6 +229,8 @@ export async function launchEditor(o) {
   const artifactsDir = path.join(artifactsRoot, name);
   fs.mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
   fs.mkdirSync(extensionsDir, { recursive: true });
+  // Fresh per run, so a picture or log never comes from an earlier run.
+  fs.rmSync(artifactsDir, { recursive: true, force: true });
   fs.mkdirSync(artifactsDir, { recursive: true });
   const workspaceFolder = path.resolve(o.workspaceFolder);
   const logsDir = path.join(userDataDir, 'logs');
@@ -419,6 +421,37 @@ export async function launchEditor(o) {
         return runFromPalette(page, commandId);
       },
       runFromPalette: (text) => runFromPalette(page, text),
+      /** Presses a key chord in the workbench, e.g. one bound via launchEditor({ keybindings }). */
+      press: async (keys) => {
+        await focusWorkbench(page);
+        await page.keyboard.press(keys);
+      },
+      /**
+       * Starts every registered MCP server and waits until `tool` (a full
+       * vscode.lm.tools name) is live. Retries startServer: right after
+       * activation VS Code may not have resolved the provider's servers yet,
+       * and then startServer('*') returns at once having started nothing.
+       */
+      startMcpServers: async ({ tool, timeoutMs: t = 60_000 } = {}) => {
+        const end = Date.now() + t;
+        for (;;) {
+          await host.executeCommand('workbench.mcp.startServer', '*', { waitForLiveTools: true, autoTrustChanges: true });
+          const tools = await host.tools('mcp_');
+          if (tool ? tools.some((x) => x.name === tool) : tools.length > 0) return tools;
+          if (Date.now() > end) throw new Error(`MCP tool ${tool || '(any)'} not live after ${t}ms; mcp tools: ${tools.map((x) => x.name).join(', ') || 'none'}`);
+          await sleep(500);
+        }
+      },
+      /**
+       * Lets tool calls through without the confirmation dialog: the global
+       * auto-approve setting plus VS Code's own test-mode context key, which
+       * skips its one-time "Enable global auto approve?" opt-in. Renderer
+       * state: call it again after reload().
+       */
+      autoApproveTools: async () => {
+        await host.updateConfiguration('chat.tools.global', 'autoApprove', true);
+        await host.executeCommand('setContext', 'vscode.chat.tools.global.autoApprove.testMode', true);
+      },
       /**
        * invokeTool as an agent calls it, answering VS Code's confirmation if
        * one appears. Returns { result, dialog } (dialog: its text, or null when
@@ -433,15 +466,34 @@ export async function launchEditor(o) {
         await Promise.race([seen, sleep(300)]);
         return { result, dialog };
       },
-      /** Visible text of a view's rows (opens the view first via `<viewId>.focus`). */
-      viewText: async (viewId, { timeoutMs: t = 15_000 } = {}) => {
-        if (host) await host.executeCommand(`${viewId}.focus`);
-        else await runFromPalette(page, `${viewId}.focus`);
-        const pane = page.locator(`.pane:has([id="${viewId}"]), .pane:has(.pane-body[aria-labelledby*="${viewId}"])`).first();
-        const rows = page.locator(`[id="${viewId}"] .monaco-list-row, .pane-body[aria-labelledby*="${viewId}"] .monaco-list-row`);
-        await rows.first().waitFor({ timeout: t }).catch(() => {});
-        const texts = await rows.allInnerTexts();
-        return { rows: texts.map((s) => s.trim()), pane };
+      /**
+       * A contributed tree view's rows as a Playwright locator (for clicks,
+       * context menus). Opens the view with its `<viewId>.focus` command; the
+       * DOM marks the view's list only by its name (aria-label), which we look
+       * up in the contributing extension's package.json.
+       */
+      viewRows: async (viewId) => {
+        await (host ? host.executeCommand(`${viewId}.focus`) : runFromPalette(page, `${viewId}.focus`));
+        const viewName = host ? await host.evaluate((vscode, id) => {
+          for (const ext of vscode.extensions.all) {
+            for (const views of Object.values(ext.packageJSON.contributes?.views || {})) {
+              const v = views.find((x) => x.id === id);
+              if (v) return v.name;
+            }
+          }
+          return null;
+        }, viewId) : null;
+        if (!viewName) throw new Error(`no contributed view ${viewId}`);
+        return page.locator(`.pane-body .monaco-list[aria-label="${viewName.replace(/"/g, '\\"')}"] .monaco-list-row`);
+      },
+      /** Visible text of a view's rows, top to bottom (waits for at least one row unless allowEmpty). */
+      viewText: async (viewId, { timeoutMs: t = 15_000, allowEmpty = false } = {}) => {
+        const rows = await editor.viewRows(viewId);
+        if (!allowEmpty) await rows.first().waitFor({ timeout: t });
+        const items = await rows.evaluateAll((els) => els
+          .map((e) => ({ index: Number(e.dataset.index), text: e.innerText.trim(), level: Number(e.getAttribute('aria-level')), expanded: e.getAttribute('aria-expanded') }))
+          .sort((a, b) => a.index - b.index));
+        return { rows: items.map((r) => r.text), items };
       },
       /** Extension host log text (one entry per log file), for diagnosis. */
       hostLogs: () => readHostLogs(logsDir),
@@ -458,9 +510,15 @@ export async function launchEditor(o) {
   }
 }
 
+/** Gives the page keyboard focus without clicking anything that acts (Escape closes stray widgets). */
+async function focusWorkbench(page) {
+  await page.bringToFront();
+  await page.keyboard.press('Escape');
+}
+
 /** Opens the command palette, types `text`, runs the first match. */
 async function runFromPalette(page, text) {
-  await page.locator('.monaco-workbench').click({ position: { x: 5, y: 5 }, force: true }).catch(() => {});
+  await focusWorkbench(page);
   await page.keyboard.press('F1');
   const input = page.locator('.quick-input-widget input.input');
   await input.waitFor({ state: 'visible' });
@@ -472,4 +530,22 @@ async function runFromPalette(page, text) {
   const label = (await first.innerText()).trim();
   await input.press('Enter');
   return { label };
+}
+
+/**
+ * Wraps a test body so a failure leaves a screenshot named after the step in
+ * test-artifacts/e2e/<run>/. getEditor is a function because the editor is
+ * usually created in before().
+ */
+export function withFailureScreenshot(getEditor, stepName, fn) {
+  return async (...args) => {
+    try {
+      return await fn(...args);
+    } catch (err) {
+      const ed = getEditor();
+      const file = await ed?.screenshot(`FAILED-${stepName}`).catch(() => undefined);
+      if (file) err.message += `\n(screenshot: ${file})`;
+      throw err;
+    }
+  };
 }

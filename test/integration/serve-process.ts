@@ -33,12 +33,12 @@ export async function startServe(args: string[], env: NodeJS.ProcessEnv = {}): P
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let err = '';
-  proc.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+  proc.stderr.on('data', (d: Buffer) => (err += d.toString()));
   const exited = new Promise<number | null>((res) => proc.once('exit', (code) => res(code)));
   const line = await new Promise<string>((res, rej) => {
     let out = '';
     const timer = setTimeout(() => rej(new Error(`mcc serve did not start in time; stderr:\n${err}`)), 20000);
-    proc.stdout!.on('data', (d: Buffer) => {
+    proc.stdout.on('data', (d: Buffer) => {
       out += d.toString();
       const nl = out.indexOf('\n');
       if (nl >= 0) {

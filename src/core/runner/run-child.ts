@@ -82,6 +82,10 @@ function runWithPipes(spec: ChildSpec): Promise<ChildResult> {
     };
     child.stdout?.on('data', collect('stdout', stdout));
     child.stderr?.on('data', collect('stderr', stderr));
+    // Child stdio are socketpairs: a child that dies with unread data can
+    // reset them (ECONNRESET). What was read is kept; the run goes on.
+    child.stdout?.on('error', () => undefined);
+    child.stderr?.on('error', () => undefined);
     if (spec.stdin !== undefined && child.stdin) {
       child.stdin.on('error', () => undefined); // EPIPE: the tool did not read it all
       child.stdin.end(spec.stdin);

@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-floating-promises -- node:test's describe/test promises are awaited by the runner */
 // curl tools as the catalog loader expands them, against a local server.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';

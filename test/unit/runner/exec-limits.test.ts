@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-floating-promises -- node:test's describe/test promises are awaited by the runner */
 // Each limit actually hit by a real process, and the kill paths: timeout,
 // cancellation, shutdown, leftovers. Timing margins are generous on purpose.
 import { test, describe } from 'node:test';

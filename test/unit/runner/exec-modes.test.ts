@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-floating-promises -- node:test's describe/test promises are awaited by the runner */
 // Run modes, stdin, cwd, input errors and events, with real /bin/sh processes.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-floating-promises -- node:test's describe/test promises are awaited by the runner */
 // Output caps, transforms and the cache_ttl cache, with real processes.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';

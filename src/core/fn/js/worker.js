@@ -162,7 +162,16 @@ function swapEnv(env) {
 
 function failure(id, stage, e) {
   const err = e instanceof Error ? e : new Error(`threw a non-Error value: ${safeString(e)}`);
-  return { type: 'result', id, ok: false, stage, message: err.message, stack: err.stack || err.message };
+  return { type: 'result', id, ok: false, stage, message: err.message, stack: cleanStack(err.stack || err.message) };
+}
+
+// The tool's frames only: no cache-busting query, no frames of this file.
+function cleanStack(stack) {
+  return String(stack)
+    .replace(/\?mtime=[\d.]+/g, '')
+    .split('\n')
+    .filter((line) => !line.includes(__filename))
+    .join('\n');
 }
 
 function safeString(v) {
@@ -192,7 +201,7 @@ async function call(msg) {
   }
   let json;
   try {
-    json = toJson(value === undefined ? null : value, 'the returned value');
+    json = toJson(value === undefined ? null : value, 'value');
   } catch (e) {
     return failure(msg.id, 'result', e);
   }

@@ -1,0 +1,100 @@
+// Runs function tools: JavaScript in a pool of worker threads, Python in a
+// runner subprocess per call. Every run reports started / output / exited
+// events. The runtime applies the write-back from ExecOutcome.contextOut.
+import { availableParallelism } from 'node:os';
+import type { FnTool, ToolDef } from '../catalog/types';
+import { silentLogger, systemClock, type Logger } from '../host';
+import { ToolInputError } from '../runner/errors';
+import { lastLine } from '../runner/outcome-text';
+import type { CallContext, ExecOutcome, ToolExecutor } from '../runner/types';
+import { callJsTool } from './js/js-call';
+import { WorkerPool } from './js/worker-pool';
+import { callPythonTool } from './python/python-call';
+import type { PythonRunHandle } from './python/python-process';
+
+export interface FnExecutorOptions {
+  logger?: Logger;
+  /** The server's environment, passed through with env_passthrough (default process.env). */
+  baseEnv?: NodeJS.ProcessEnv;
+  /** Most worker threads alive at once (default: CPU count, 2..8). */
+  poolSize?: number;
+  /** Timeout of tools that set none (default 300 s). */
+  defaultTimeoutSec?: number;
+}
+
+export const DEFAULT_FN_TIMEOUT_SEC = 300;
+
+export class FnExecutor implements ToolExecutor {
+  private readonly logger: Logger;
+  private readonly baseEnv: NodeJS.ProcessEnv;
+  private readonly defaultTimeoutSec: number;
+  private readonly pool: WorkerPool;
+  private readonly python = new Set<PythonRunHandle>();
+  private disposed = false;
+
+  constructor(opts: FnExecutorOptions = {}) {
+    this.logger = opts.logger ?? silentLogger;
+    this.baseEnv = opts.baseEnv ?? process.env;
+    this.defaultTimeoutSec = opts.defaultTimeoutSec ?? DEFAULT_FN_TIMEOUT_SEC;
+    this.pool = new WorkerPool(Math.max(1, opts.poolSize ?? Math.min(8, Math.max(2, availableParallelism()))));
+  }
+
+  async run(tool: ToolDef, params: Record<string, unknown>, ctx: CallContext): Promise<ExecOutcome> {
+    if (tool.kind !== 'fn') throw new Error(`the function runtime cannot run ${tool.kind} tool '${tool.key}'`);
+    const t0 = performance.now();
+    ctx.events.emit({
+      type: 'started',
+      runId: ctx.runId,
+      toolKey: tool.key,
+      command: tool.target,
+      caller: ctx.caller,
+      mode: tool.language === 'js' ? 'worker' : 'python',
+      at: systemClock.now(),
+    });
+    let outcome: ExecOutcome | undefined;
+    let failure: string | undefined;
+    try {
+      if (this.disposed) throw new ToolInputError('the function runtime is shutting down');
+      const timeoutSec = this.timeoutOf(tool);
+      outcome =
+        tool.language === 'js'
+          ? await callJsTool(this.pool, tool, params, ctx, { baseEnv: this.baseEnv, timeoutSec }, t0)
+          : await callPythonTool(tool, params, ctx, { baseEnv: this.baseEnv, timeoutSec, track: (h) => this.track(h) }, t0);
+      if (outcome.code !== 0) this.logger.debug(`fn tool '${tool.key}' ended with code ${outcome.code}`);
+      return outcome;
+    } catch (e) {
+      failure = e instanceof Error ? e.message : String(e);
+      throw e;
+    } finally {
+      ctx.events.emit({
+        type: 'exited',
+        runId: ctx.runId,
+        code: outcome?.code ?? -1,
+        durationMs: Math.round(performance.now() - t0),
+        ...(failure ? { error: failure } : outcome && outcome.code !== 0 ? { error: lastLine(outcome.stderr) ?? `code ${outcome.code}` } : {}),
+      });
+    }
+  }
+
+  /** Terminates the workers and kills running Python subprocesses. */
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    const running = [...this.python];
+    for (const h of running) h.stop('shutdown');
+    await Promise.allSettled([this.pool.dispose(), ...running.map((h) => h.done)]);
+  }
+
+  private timeoutOf(tool: FnTool): number {
+    const t = tool.limits.timeout;
+    if (t === undefined) return this.defaultTimeoutSec;
+    if (typeof t !== 'number' || !Number.isFinite(t) || t <= 0) {
+      throw new ToolInputError(`limits.timeout must be a positive number of seconds, got ${JSON.stringify(t)}`);
+    }
+    return t;
+  }
+
+  private track(h: PythonRunHandle): () => void {
+    this.python.add(h);
+    return () => this.python.delete(h);
+  }
+}

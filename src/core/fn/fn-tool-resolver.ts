@@ -1,0 +1,182 @@
+// Completes the fn tools of one catalog load. Python tools are introspected
+// in one runner process per interpreter (name, docstring, params, return
+// type, whether they take `context`); JavaScript tools are checked in a
+// throwaway worker (the module loads and has the export). A tool that cannot
+// be completed is left out with a diagnostic naming its catalog file and
+// line; the others load.
+import { statSync } from 'node:fs';
+import type { FnResolver } from '../catalog/fn-resolver';
+import type { CatalogDiagnostic, FnTool, ParamSpec, ParamType } from '../catalog/types';
+import { silentLogger, type Logger } from '../host';
+import { WorkerPool } from './js/worker-pool';
+import { introspectBatch, type Introspected, type IntrospectedParam, type IntrospectTarget } from './python/introspect';
+import { missingInterpreterMessage, resolveInterpreter } from './python/interpreter';
+import { withoutContextVars } from './fn-env';
+
+export interface FnToolResolverOptions {
+  /** The server's environment: PATH for finding interpreters, env of the introspection (default process.env). */
+  baseEnv?: NodeJS.ProcessEnv;
+  logger?: Logger;
+  /** Limit of one introspection batch (default 60 s). */
+  introspectTimeoutSec?: number;
+  /** Load each JavaScript module in a worker to check its export (default true). */
+  checkJsExports?: boolean;
+}
+
+const PARAM_TYPES = new Set<ParamType>(['str', 'int', 'float', 'bool', 'list', 'dict']);
+const JS_PROBE_TIMEOUT_MS = 10_000;
+
+type Outcome = { tool: FnTool } | { error: string } | undefined;
+
+export class FnToolResolver implements FnResolver {
+  private readonly baseEnv: NodeJS.ProcessEnv;
+  private readonly logger: Logger;
+  private readonly timeoutMs: number;
+  private readonly checkJs: boolean;
+
+  constructor(opts: FnToolResolverOptions = {}) {
+    this.baseEnv = opts.baseEnv ?? process.env;
+    this.logger = opts.logger ?? silentLogger;
+    this.timeoutMs = (opts.introspectTimeoutSec ?? 60) * 1000;
+    this.checkJs = opts.checkJsExports ?? true;
+  }
+
+  async resolve(tools: FnTool[]): Promise<{ tools: FnTool[]; diagnostics: CatalogDiagnostic[] }> {
+    const outcomes = new Map<FnTool, Outcome>();
+    const warnings: CatalogDiagnostic[] = [];
+    await Promise.all([
+      this.resolveJs(tools.filter((t) => t.language === 'js'), outcomes),
+      this.resolvePython(tools.filter((t) => t.language === 'python'), outcomes, warnings),
+    ]);
+    const resolved: FnTool[] = [];
+    const diagnostics: CatalogDiagnostic[] = [];
+    for (const t of tools) {
+      const o = outcomes.get(t);
+      if (o && 'tool' in o) resolved.push(o.tool);
+      else diagnostics.push(diag(t, 'error', o?.error ?? 'was not resolved'));
+    }
+    return { tools: resolved, diagnostics: [...diagnostics, ...warnings] };
+  }
+
+  private async resolveJs(tools: FnTool[], outcomes: Map<FnTool, Outcome>): Promise<void> {
+    if (tools.length === 0) return;
+    const pool = this.checkJs ? new WorkerPool(1) : undefined;
+    try {
+      for (const t of tools) outcomes.set(t, await this.checkJsTool(t, pool));
+    } finally {
+      await pool?.dispose();
+    }
+  }
+
+  private async checkJsTool(t: FnTool, pool: WorkerPool | undefined): Promise<Outcome> {
+    const file = t.modulePath ?? '';
+    let mtimeMs: number;
+    try {
+      mtimeMs = statSync(file).mtimeMs;
+    } catch {
+      return { error: `JavaScript module ${file} does not exist` };
+    }
+    if (!pool) return { tool: t };
+    const r = await pool.run({ type: 'probe', modulePath: file, exportName: t.exportName ?? '', mtimeMs }, { timeoutMs: JS_PROBE_TIMEOUT_MS });
+    switch (r.kind) {
+      case 'ok':
+        return { tool: t };
+      case 'threw':
+        return { error: `cannot load '${t.target}': ${r.stack || r.message}` };
+      case 'timeout':
+        return { error: `loading ${file} took longer than ${JS_PROBE_TIMEOUT_MS / 1000}s` };
+      case 'crashed':
+        return { error: `loading ${file} crashed its worker: ${r.message}` };
+      case 'cancelled':
+        return { error: `loading ${file} was cancelled` };
+    }
+  }
+
+  private async resolvePython(tools: FnTool[], outcomes: Map<FnTool, Outcome>, warnings: CatalogDiagnostic[]): Promise<void> {
+    const groups = new Map<string, FnTool[]>();
+    for (const t of tools) {
+      const wanted = t.python ?? 'python3';
+      const interpreter = resolveInterpreter(wanted, t.catalogDir, this.baseEnv);
+      if (!interpreter) {
+        outcomes.set(t, { error: missingInterpreterMessage(wanted, this.baseEnv) });
+        continue;
+      }
+      groups.set(interpreter, [...(groups.get(interpreter) ?? []), t]);
+    }
+    await Promise.all([...groups].map(([interpreter, group]) => this.introspectGroup(interpreter, group, outcomes, warnings)));
+  }
+
+  private async introspectGroup(
+    interpreter: string,
+    tools: FnTool[],
+    outcomes: Map<FnTool, Outcome>,
+    warnings: CatalogDiagnostic[],
+  ): Promise<void> {
+    const targets: IntrospectTarget[] = tools.map((t, i) => {
+      const dir = t.cwd ?? t.catalogDir;
+      return { id: String(i), target: t.target, path: [dir], cwd: dir };
+    });
+    const env = withoutContextVars(this.baseEnv);
+    let answers: Map<string, Introspected>;
+    try {
+      answers = await introspectBatch(interpreter, targets, env, tools[0]?.catalogDir ?? process.cwd(), this.timeoutMs);
+    } catch (e) {
+      const message = e instanceof Error ? e.message : String(e);
+      this.logger.warn(`Python introspection with ${interpreter} failed: ${message}`);
+      for (const t of tools) outcomes.set(t, { error: `cannot introspect '${t.target}': ${message}` });
+      return;
+    }
+    tools.forEach((t, i) => {
+      const a = answers.get(String(i));
+      if (!a) outcomes.set(t, { error: `the Python runner gave no answer for '${t.target}'` });
+      else if (!a.ok) outcomes.set(t, { error: `cannot import '${t.target}' with ${interpreter}: ${a.error}\n${a.traceback.trimEnd()}` });
+      else {
+        outcomes.set(t, { tool: completed(t, interpreter, a) });
+        if (t.paramsDeclared) warnings.push(...declaredParamWarnings(t, a.params));
+      }
+    });
+  }
+}
+
+function completed(t: FnTool, interpreter: string, a: Extract<Introspected, { ok: true }>): FnTool {
+  const returns = t.returns ?? a.returns ?? undefined;
+  return {
+    ...t,
+    python: interpreter,
+    name: t.name || a.name,
+    description: t.description || a.doc,
+    params: t.paramsDeclared ? t.params : a.params.map(toParamSpec),
+    takesContext: a.takesContext,
+    ...(returns !== undefined ? { returns } : {}),
+  };
+}
+
+function toParamSpec(p: IntrospectedParam): ParamSpec {
+  const type = PARAM_TYPES.has(p.type as ParamType) ? (p.type as ParamType) : 'str';
+  const hasDefault = 'default' in p;
+  // A default Python alone can hold (an object) is left to Python: optional, not injected.
+  const required = p.required && p.defaultRepr === undefined;
+  return { name: p.name, type, required, hasDefault, ...(hasDefault ? { default: p.default } : {}), hasOverride: false };
+}
+
+// YAML params win; say so when they disagree with the function.
+function declaredParamWarnings(t: FnTool, actual: IntrospectedParam[]): CatalogDiagnostic[] {
+  const out: CatalogDiagnostic[] = [];
+  const declared = new Set(t.params.map((p) => p.name));
+  for (const p of actual) {
+    if (p.required && !declared.has(p.name)) {
+      out.push(diag(t, 'warning', `'${t.target}' requires argument '${p.name}', which 'params' does not declare; calls will fail`));
+    }
+  }
+  return out;
+}
+
+function diag(t: FnTool, severity: 'error' | 'warning', message: string): CatalogDiagnostic {
+  return {
+    severity,
+    file: t.source.file,
+    line: t.source.line,
+    ...(t.source.column !== undefined ? { column: t.source.column } : {}),
+    message: `tool '${t.name}': ${message}`,
+  };
+}

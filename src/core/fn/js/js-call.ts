@@ -1,0 +1,76 @@
+// One call of a JavaScript fn tool on the worker pool, answered as an
+// ExecOutcome: the value as JSON on success, the error and its stack when
+// the tool threw, code -1 when it was stopped.
+import { statSync } from 'node:fs';
+import type { FnTool } from '../../catalog/types';
+import { appendLine } from '../../runner/outcome-text';
+import { buildToolEnv } from '../../runner/env';
+import { ToolInputError } from '../../runner/errors';
+import type { CallContext, ExecOutcome } from '../../runner/types';
+import { PrintedOutput } from '../printed-output';
+import type { WorkerPool } from './worker-pool';
+
+export interface JsCallSettings {
+  baseEnv: NodeJS.ProcessEnv;
+  timeoutSec: number;
+}
+
+export async function callJsTool(
+  pool: WorkerPool,
+  tool: FnTool,
+  params: Record<string, unknown>,
+  ctx: CallContext,
+  s: JsCallSettings,
+  t0: number,
+): Promise<ExecOutcome> {
+  const modulePath = tool.modulePath;
+  if (!modulePath || !tool.exportName) throw new ToolInputError(`fn '${tool.target}' names no JavaScript module and export`);
+  let mtimeMs: number;
+  try {
+    mtimeMs = statSync(modulePath).mtimeMs;
+  } catch {
+    throw new ToolInputError(`JavaScript module ${modulePath} does not exist`);
+  }
+  const env = buildToolEnv(tool, ctx.store, s.baseEnv);
+  const printed = new PrintedOutput(ctx);
+  const r = await pool.run(
+    { type: 'call', modulePath, exportName: tool.exportName, mtimeMs, params, context: ctx.store, env },
+    {
+      timeoutMs: s.timeoutSec * 1000,
+      onOutput: printed.add,
+      ...(tool.limits.mem_mb !== undefined ? { memMb: tool.limits.mem_mb } : {}),
+      ...(ctx.signal ? { signal: ctx.signal } : {}),
+    },
+  );
+  const done = (code: number, stdout: string, stderr: string, extra: Partial<ExecOutcome> = {}): ExecOutcome => ({
+    code,
+    stdout,
+    stderr,
+    durationMs: Math.round(performance.now() - t0),
+    ...extra,
+  });
+  switch (r.kind) {
+    case 'ok': {
+      let stderr = printed.all();
+      let contextOut: Record<string, unknown> | undefined;
+      if (tool.takesContext && r.contextJson !== undefined) contextOut = JSON.parse(r.contextJson) as Record<string, unknown>;
+      if (tool.takesContext && r.contextError) stderr = appendLine(stderr, `mcc: the context was not written back: ${r.contextError}`);
+      return done(0, r.json, stderr, { value: JSON.parse(r.json) as unknown, ...(contextOut ? { contextOut } : {}) });
+    }
+    case 'threw': {
+      const what = r.stage === 'result' ? `the returned value is ${r.message}` : r.stack.includes(r.message) ? r.stack : `${r.message}\n${r.stack}`;
+      const prefix = r.stage === 'load' ? `cannot load '${tool.target}': ` : '';
+      return done(1, printed.stdout(), appendLine(printed.stderr(), prefix + what));
+    }
+    case 'timeout':
+      return done(-1, printed.stdout(), appendLine(printed.stderr(), `timeout after ${s.timeoutSec}s`));
+    case 'cancelled':
+      return done(-1, printed.stdout(), appendLine(printed.stderr(), r.reason === 'shutdown' ? 'cancelled: the server is shutting down' : 'cancelled'));
+    case 'crashed': {
+      const note = r.outOfMemory
+        ? `resource limit hit: the tool ran out of memory${tool.limits.mem_mb !== undefined ? ` (limits.mem_mb=${tool.limits.mem_mb})` : ''}; its worker was stopped`
+        : `the tool's worker died: ${r.message}`;
+      return done(1, printed.stdout(), appendLine(printed.stderr(), note));
+    }
+  }
+}

@@ -1,0 +1,303 @@
+"""Introspects and runs Python fn tools for MCC. Standard library only, Python >= 3.8.
+
+    mcc_runner.py introspect [--result-fd N]
+        stdin:  {"targets": [{"id": str, "target": str, "path": [dir, ...], "cwd": dir}]}
+        result: {"results": [{"id", "ok", "name", "doc", "params", "returns", "takesContext"}
+                             | {"id", "ok": false, "error", "traceback"}]}
+    mcc_runner.py execute [--result-fd N]
+        stdin:  {"target": str, "kwargs": {...}, "context": {...}}
+        result: {"ok": true, "value": ..., "takesContext": bool, "context"?: {...}, "contextError"?: str}
+                | {"ok": false, "stage": "import" | "call" | "result", "error", "traceback"}
+
+The result goes to a channel of its own: fd N when given (the host opens it),
+else a private copy of stdout, with fd 1 then pointed at stderr. Either way
+nothing the tool prints, nor any child it starts, can corrupt the result.
+"""
+import asyncio
+import collections.abc
+import inspect
+import importlib
+import json
+import os
+import re
+import sys
+import traceback
+import typing
+
+EMPTY = inspect.Parameter.empty
+SKIPPED_KINDS = (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
+
+
+def open_result_channel(argv):
+    if "--result-fd" in argv:
+        fd = int(argv[argv.index("--result-fd") + 1])
+        os.set_inheritable(fd, False)
+        return os.fdopen(fd, "wb")
+    fd = os.dup(1)  # non-inheritable, so children cannot write to it
+    sys.stdout.flush()
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    return os.fdopen(fd, "wb")
+
+
+def drop_own_folder():
+    # sys.path[0] is this script's folder; tools must not import from there.
+    here = os.path.dirname(os.path.abspath(__file__))
+    if sys.path and os.path.abspath(sys.path[0] or ".") == here:
+        del sys.path[0]
+
+
+def candidates(target):
+    """(module, attribute path) pairs to try, most specific module first."""
+    if ":" in target:
+        module, attrs = target.split(":", 1)
+        return [(module, attrs.split("."))]
+    segs = target.split(".")
+    return [(".".join(segs[:i]), segs[i:]) for i in range(len(segs) - 1, 0, -1)]
+
+
+def load_callable(target):
+    last_error = None
+    for module_name, attrs in candidates(target):
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as e:
+            # Only "this prefix is not a module" moves on; a missing
+            # dependency inside the module is the real error.
+            if e.name != module_name:
+                raise
+            last_error = e
+            continue
+        return resolve_attrs(module, module_name, attrs, target)
+    raise last_error if last_error else ImportError("empty target %r" % target)
+
+
+def resolve_attrs(module, module_name, attrs, target):
+    owner, obj = None, module
+    for i, name in enumerate(attrs):
+        if not hasattr(obj, name):
+            where = module_name + (":" + ".".join(attrs[:i]) if i else "")
+            raise AttributeError("%s has no attribute %r" % (where, name))
+        owner, obj = obj, getattr(obj, name)
+    if inspect.isclass(owner) and inspect.isfunction(obj):
+        raw = inspect.getattr_static(owner, attrs[-1])
+        if not isinstance(raw, (staticmethod, classmethod)):
+            # A plain method named on its class: call it on a fresh instance.
+            obj = getattr(owner(), attrs[-1])
+    if not callable(obj):
+        raise TypeError("%r is a %s, not a callable" % (target, type(obj).__name__))
+    return obj
+
+
+def type_hints(fn):
+    try:
+        return typing.get_type_hints(fn)
+    except Exception:
+        return {}
+
+
+SIMPLE = {"int": "int", "float": "float", "str": "str", "bool": "bool", "bytes": "str",
+          "list": "list", "tuple": "list", "set": "list", "frozenset": "list", "sequence": "list",
+          "iterable": "list", "dict": "dict", "mapping": "dict", "typeddict": "dict"}
+
+
+def type_from_text(text):
+    """Best effort for annotations that stayed strings (unresolvable names)."""
+    t = text.strip().replace("typing.", "")
+    parts = [p.strip() for p in re.split(r"\|", t) if p.strip() not in ("None", "")]
+    if len(parts) == 1:
+        t = parts[0]
+    m = re.match(r"^Optional\[(.*)\]$", t)
+    if m:
+        return type_from_text(m.group(1))
+    head = re.match(r"^([A-Za-z_][A-Za-z0-9_.]*)", t)
+    name = head.group(1).split(".")[-1].lower() if head else ""
+    return SIMPLE.get(name, "str")
+
+
+def param_type(ann):
+    if ann is EMPTY or ann is None or ann is typing.Any:
+        return "str"
+    if isinstance(ann, str):
+        return type_from_text(ann)
+    origin = typing.get_origin(ann)
+    args = typing.get_args(ann)
+    if origin is typing.Union or type(ann).__name__ == "UnionType":
+        kinds = {param_type(a) for a in args if a is not type(None)}
+        return kinds.pop() if len(kinds) == 1 else "str"
+    if origin is typing.Literal:
+        kinds = {param_type(type(a)) for a in args}
+        return kinds.pop() if len(kinds) == 1 else "str"
+    base = origin if origin is not None else ann
+    if not inspect.isclass(base):
+        return "str"
+    if issubclass(base, bool):
+        return "bool"
+    if issubclass(base, int):
+        return "int"
+    if issubclass(base, float):
+        return "float"
+    if issubclass(base, (str, bytes)):
+        return "str"
+    if issubclass(base, collections.abc.Mapping):
+        return "dict"
+    if issubclass(base, (list, tuple, set, frozenset, collections.abc.Sequence, collections.abc.Set)):
+        return "list"
+    return "str"
+
+
+def type_text(ann):
+    if ann is EMPTY:
+        return None
+    if ann is None or ann is type(None):
+        return "None"
+    if isinstance(ann, str):
+        return ann
+    if inspect.isclass(ann) and typing.get_origin(ann) is None:
+        return ann.__name__
+    return str(ann).replace("typing.", "")
+
+
+def is_json(value):
+    try:
+        json.dumps(value, allow_nan=False)
+        return True
+    except (TypeError, ValueError):
+        return False
+
+
+def describe(fn):
+    sig = inspect.signature(fn)
+    hints = type_hints(fn)
+    params, takes_context = [], False
+    for p in sig.parameters.values():
+        if p.kind in SKIPPED_KINDS:
+            continue
+        if p.name == "context":
+            takes_context = True
+            continue
+        entry = {"name": p.name, "type": param_type(hints.get(p.name, p.annotation)), "required": p.default is EMPTY}
+        if p.default is not EMPTY:
+            if is_json(p.default):
+                entry["default"] = p.default
+            else:
+                entry["defaultRepr"] = repr(p.default)
+        params.append(entry)
+    returns = hints.get("return", sig.return_annotation)
+    return {
+        "name": getattr(fn, "__name__", ""),
+        "doc": inspect.getdoc(fn) or "",
+        "params": params,
+        "returns": type_text(returns),
+        "takesContext": takes_context,
+    }
+
+
+def error_fields(e):
+    return {"error": "%s: %s" % (type(e).__name__, e), "traceback": traceback.format_exc()}
+
+
+def introspect(request):
+    results = []
+    home = os.getcwd()
+    for t in request.get("targets", []):
+        added = [d for d in t.get("path", []) if d not in sys.path]
+        sys.path[0:0] = added
+        try:
+            os.chdir(t.get("cwd") or home)
+            results.append(dict({"id": t["id"], "ok": True}, **describe(load_callable(t["target"]))))
+        except BaseException as e:  # noqa: B902 - SystemExit at import is a broken tool too
+            results.append(dict({"id": t["id"], "ok": False}, **error_fields(e)))
+        finally:
+            for d in added:
+                if d in sys.path:
+                    sys.path.remove(d)
+            os.chdir(home)
+    return json.dumps({"results": results}, ensure_ascii=False)
+
+
+def call_args(fn, kwargs):
+    """Positional-only parameters cannot be passed by name."""
+    try:
+        sig = inspect.signature(fn)
+    except (TypeError, ValueError):
+        return [], kwargs
+    args = []
+    for p in sig.parameters.values():
+        if p.kind == inspect.Parameter.POSITIONAL_ONLY and p.name in kwargs:
+            args.append(kwargs.pop(p.name))
+        elif p.kind == inspect.Parameter.POSITIONAL_ONLY:
+            break
+    return args, kwargs
+
+
+def declares_context(fn):
+    try:
+        p = inspect.signature(fn).parameters.get("context")
+    except (TypeError, ValueError):
+        return False
+    return p is not None and p.kind not in SKIPPED_KINDS
+
+
+async def await_it(awaitable):
+    return await awaitable
+
+
+def execute(request):
+    try:
+        fn = load_callable(request["target"])
+    except BaseException as e:  # noqa: B902
+        return json.dumps(dict({"ok": False, "stage": "import"}, **error_fields(e)))
+    kwargs = dict(request.get("kwargs") or {})
+    takes_context = declares_context(fn)
+    context = None
+    if takes_context:
+        context = request.get("context")
+        if not isinstance(context, dict):
+            context = {}
+        kwargs["context"] = context
+    try:
+        args, kwargs = call_args(fn, kwargs)
+        value = fn(*args, **kwargs)
+        if inspect.isawaitable(value):
+            value = asyncio.run(await_it(value))
+    except SystemExit as e:
+        return json.dumps({"ok": False, "stage": "call", "error": "the tool called sys.exit(%r)" % (e.code,),
+                           "traceback": traceback.format_exc()})
+    except BaseException as e:  # noqa: B902
+        return json.dumps(dict({"ok": False, "stage": "call"}, **error_fields(e)))
+    try:
+        value_json = json.dumps(value, allow_nan=False, ensure_ascii=False)
+    except (TypeError, ValueError) as e:
+        return json.dumps({"ok": False, "stage": "result", "traceback": "",
+                           "error": "the returned value is not JSON-serialisable: %s" % e})
+    out = '{"ok": true, "takesContext": %s, "value": %s' % ("true" if takes_context else "false", value_json)
+    if takes_context:
+        try:
+            out += ', "context": ' + json.dumps(context, allow_nan=False, ensure_ascii=False)
+        except (TypeError, ValueError) as e:
+            out += ', "contextError": ' + json.dumps("context is not JSON-serialisable: %s" % e)
+    return out + "}"
+
+
+def main(argv):
+    mode = argv[1] if len(argv) > 1 else ""
+    if mode not in ("introspect", "execute"):
+        sys.stderr.write("usage: mcc_runner.py introspect|execute [--result-fd N]\n")
+        return 2
+    channel = open_result_channel(argv)
+    drop_own_folder()
+    request = json.loads(sys.stdin.buffer.read().decode("utf-8") or "{}")
+    text = introspect(request) if mode == "introspect" else execute(request)
+    channel.write(text.encode("utf-8"))
+    channel.flush()
+    channel.close()
+    return 0
+
+
+if __name__ == "__main__":
+    code = main(sys.argv)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    # Skip interpreter shutdown: threads the tool left running must not hold the call.
+    os._exit(code)

@@ -1,0 +1,118 @@
+// One call of a Python fn tool: a runner subprocess of the tool's
+// interpreter in the tool's folder, answered as an ExecOutcome.
+import { statSync } from 'node:fs';
+import { constants } from 'node:os';
+import type { FnTool } from '../../catalog/types';
+import { ToolInputError } from '../../runner/errors';
+import { memoryExitNote, signalNote } from '../../runner/limits';
+import { appendLine } from '../../runner/outcome-text';
+import type { CallContext, ExecOutcome } from '../../runner/types';
+import { pythonToolEnv, toolFolder } from '../fn-env';
+import { PrintedOutput } from '../printed-output';
+import { missingInterpreterMessage, resolveInterpreter } from './interpreter';
+import { startPython, type PythonRunHandle, type PythonRunResult } from './python-process';
+
+export interface PythonCallSettings {
+  baseEnv: NodeJS.ProcessEnv;
+  timeoutSec: number;
+  /** Registers the running child so that a shutdown can stop it. */
+  track: (handle: PythonRunHandle) => () => void;
+}
+
+type RunnerAnswer =
+  | { ok: true; value: unknown; takesContext: boolean; context?: Record<string, unknown>; contextError?: string }
+  | { ok: false; stage: 'import' | 'call' | 'result'; error: string; traceback: string };
+
+export async function callPythonTool(
+  tool: FnTool,
+  params: Record<string, unknown>,
+  ctx: CallContext,
+  s: PythonCallSettings,
+  t0: number,
+): Promise<ExecOutcome> {
+  const interpreter = interpreterOf(tool, s.baseEnv);
+  const cwd = toolFolder(tool);
+  checkFolder(cwd);
+  const printed = new PrintedOutput(ctx);
+  const handle = startPython({
+    interpreter,
+    mode: 'execute',
+    request: { target: tool.target, kwargs: params, context: ctx.store },
+    cwd,
+    env: pythonToolEnv(tool, ctx.store, s.baseEnv),
+    timeoutMs: s.timeoutSec * 1000,
+    limits: tool.limits,
+    onOutput: printed.add,
+    ...(ctx.signal ? { signal: ctx.signal } : {}),
+  });
+  const untrack = s.track(handle);
+  let r: PythonRunResult;
+  try {
+    r = await handle.done;
+  } catch (e) {
+    throw new ToolInputError(`cannot start Python interpreter ${interpreter}: ${(e as Error).message}`);
+  } finally {
+    untrack();
+  }
+  const done = (code: number, stdout: string, stderr: string, extra: Partial<ExecOutcome> = {}): ExecOutcome => ({
+    code,
+    stdout,
+    stderr,
+    durationMs: Math.round(performance.now() - t0),
+    ...extra,
+  });
+
+  if (r.stopped) {
+    const note = r.stopped === 'timeout' ? `timeout after ${s.timeoutSec}s` : r.stopped === 'shutdown' ? 'cancelled: the server is shutting down' : 'cancelled';
+    return done(-1, r.stdout, appendLine(r.stderr, note));
+  }
+  const answer = parseAnswer(r.result);
+  if (!answer) {
+    const signum = r.signal ? constants.signals[r.signal] : undefined;
+    const code = signum !== undefined ? -signum : r.code && r.code !== 0 ? r.code : 1;
+    const note = signum !== undefined ? signalNote(signum, tool.limits) : `the Python runner exited with code ${String(r.code)} without a result`;
+    return done(code, r.stdout, appendLine(r.stderr, note));
+  }
+  if (!answer.ok) {
+    const prefix = answer.stage === 'import' ? `cannot import '${tool.target}' with ${interpreter}:\n` : '';
+    let stderr = appendLine(r.stderr, prefix + (answer.traceback.trim() !== '' ? answer.traceback.trimEnd() : answer.error));
+    stderr = appendLine(stderr, memoryExitNote(1, answer.error, tool.limits));
+    return done(1, r.stdout, stderr);
+  }
+  let stderr = printed.all();
+  if (answer.contextError) stderr = appendLine(stderr, `mcc: the context was not written back: ${answer.contextError}`);
+  const contextOut = answer.takesContext && answer.context ? { contextOut: answer.context } : {};
+  return done(0, JSON.stringify(answer.value), stderr, { value: answer.value, ...contextOut });
+}
+
+function parseAnswer(text: string | undefined): RunnerAnswer | undefined {
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text) as RunnerAnswer;
+  } catch {
+    return undefined;
+  }
+}
+
+// Normally already absolute (the resolver found it at load time).
+const found = new Map<string, string>();
+function interpreterOf(tool: FnTool, baseEnv: NodeJS.ProcessEnv): string {
+  const wanted = tool.python ?? 'python3';
+  const key = `${tool.catalogDir}\0${wanted}`;
+  const hit = found.get(key);
+  if (hit) return hit;
+  const p = resolveInterpreter(wanted, tool.catalogDir, baseEnv);
+  if (!p) throw new ToolInputError(missingInterpreterMessage(wanted, baseEnv));
+  found.set(key, p);
+  return p;
+}
+
+function checkFolder(path: string): void {
+  let isDir = false;
+  try {
+    isDir = statSync(path).isDirectory();
+  } catch {
+    throw new ToolInputError(`cwd ${path} does not exist`);
+  }
+  if (!isDir) throw new ToolInputError(`cwd ${path} is not a folder`);
+}

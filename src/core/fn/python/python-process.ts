@@ -1,0 +1,145 @@
+// One run of mcc_runner.py: the request as JSON on stdin, the answer on fd 3
+// (a pipe of its own, so nothing the tool prints can corrupt it), stdout and
+// stderr reported as they come. The child leads its own process group, so a
+// timeout or cancel ends it together with anything it started.
+import { spawn } from 'node:child_process';
+import type { Readable } from 'node:stream';
+import type { Limits } from '../../catalog/types';
+import { hasUnixLimits, limitedShellArgs } from '../../runner/limits';
+import { killProcessTree } from '../../runner/process-tree';
+import { shellQuote } from '../../template/quote';
+import { pythonRunnerPath } from '../assets';
+
+export type StopReason = 'timeout' | 'cancelled' | 'shutdown';
+
+export interface PythonRunSpec {
+  interpreter: string;
+  mode: 'introspect' | 'execute';
+  request: unknown;
+  cwd: string;
+  env: Record<string, string>;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  onOutput?: (stream: 'stdout' | 'stderr', data: string) => void;
+  /** Output kept per stream (default 1 MiB). */
+  maxOutputBytes?: number;
+  /** Unix limits (mem_mb, cpu_sec, ...), set by /bin/sh before it execs the interpreter. */
+  limits?: Limits;
+}
+
+export interface PythonRunResult {
+  /** The runner's answer (JSON text), undefined when it wrote none. */
+  result?: string;
+  stdout: string;
+  stderr: string;
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stopped?: StopReason;
+}
+
+/** A running child that a shutdown can stop. */
+export interface PythonRunHandle {
+  stop(reason: StopReason): void;
+  done: Promise<PythonRunResult>;
+}
+
+const KILL_GRACE_MS = 300;
+// After the interpreter exits, how long a grandchild may keep our pipes open.
+const DRAIN_MS = 300;
+
+/** `done` rejects (ENOENT etc.) only when the interpreter cannot be started at all. */
+export function startPython(spec: PythonRunSpec): PythonRunHandle {
+  const [file, args] = commandLine(spec);
+  const child = spawn(file, args, {
+    cwd: spec.cwd,
+    env: spec.env,
+    stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
+    detached: true,
+    windowsHide: true,
+  });
+  const cap = spec.maxOutputBytes ?? 1024 * 1024;
+  let stopped: StopReason | undefined;
+  let exited = false;
+  const stop = (reason: StopReason): void => {
+    if (stopped || exited || child.pid === undefined) return;
+    stopped = reason;
+    void killProcessTree(child.pid, KILL_GRACE_MS, false);
+  };
+
+  const done = new Promise<PythonRunResult>((resolve, reject) => {
+    const out = collect(child.stdout, cap, (d) => spec.onOutput?.('stdout', d));
+    const err = collect(child.stderr, cap, (d) => spec.onOutput?.('stderr', d));
+    const resultPipe = child.stdio[3] as Readable;
+    const res = collect(resultPipe, Number.MAX_SAFE_INTEGER);
+    const timer = setTimeout(() => stop('timeout'), spec.timeoutMs);
+    const onAbort = (): void => stop('cancelled');
+    spec.signal?.addEventListener('abort', onAbort, { once: true });
+    if (spec.signal?.aborted) onAbort();
+
+    child.once('error', (e) => {
+      clearTimeout(timer);
+      spec.signal?.removeEventListener('abort', onAbort);
+      reject(e);
+    });
+    child.once('exit', (code, signal) => {
+      exited = true;
+      clearTimeout(timer);
+      spec.signal?.removeEventListener('abort', onAbort);
+      void Promise.race([Promise.all([out.ended, err.ended, res.ended]), sleep(DRAIN_MS)]).then(() => {
+        for (const s of [child.stdout, child.stderr, resultPipe]) s?.destroy();
+        const text = res.text();
+        resolve({
+          ...(text !== '' ? { result: text } : {}),
+          stdout: out.text(),
+          stderr: err.text(),
+          code,
+          signal,
+          ...(stopped ? { stopped } : {}),
+        });
+      });
+    });
+    child.stdin.on('error', () => undefined); // the tool may exit without reading
+    child.stdin.end(JSON.stringify(spec.request));
+  });
+  return { stop, done };
+}
+
+function commandLine(spec: PythonRunSpec): [string, string[]] {
+  const args = ['-u', pythonRunnerPath(), spec.mode, '--result-fd', '3'];
+  if (!spec.limits || !hasUnixLimits(spec.limits) || process.platform === 'win32') return [spec.interpreter, args];
+  const command = ['exec', spec.interpreter, ...args].map(shellQuote).join(' ');
+  return ['/bin/sh', limitedShellArgs(spec.limits, command)];
+}
+
+interface Collected {
+  text(): string;
+  ended: Promise<void>;
+}
+
+function collect(stream: Readable | null, cap: number, onData?: (d: string) => void): Collected {
+  const chunks: string[] = [];
+  let size = 0;
+  let cut = 0;
+  const ended = new Promise<void>((resolve) => {
+    if (!stream) return resolve();
+    stream.setEncoding('utf8');
+    stream.on('data', (d: string) => {
+      onData?.(d);
+      if (size + d.length <= cap) {
+        chunks.push(d);
+        size += d.length;
+      } else cut += d.length;
+    });
+    stream.once('end', () => resolve());
+    stream.once('close', () => resolve());
+    stream.once('error', () => resolve());
+  });
+  return {
+    text: () => chunks.join('') + (cut > 0 ? `\n[... ${cut} more characters cut]` : ''),
+    ended,
+  };
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms).unref());
+}

@@ -1,0 +1,24 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { substituteEnv, substituteString } from '../../../src/core/catalog/substitute';
+
+const env = { A: 'alpha', B_2: 'beta', EMPTY: '', MCC_CTX_USER: 'forged' };
+
+void test('both spellings, unset left as written, empty value substituted', () => {
+  assert.equal(substituteString('$A-${B_2}/$EMPTY|$NOPE|${NOPE}|$|$1|${A', env), 'alpha-beta/|$NOPE|${NOPE}|$|$1|${A');
+  assert.equal(substituteString('$Ax', env), '$Ax', 'the longest name is the variable');
+});
+
+void test('template regions are never touched', () => {
+  assert.equal(substituteString('$A {{ "$A" | quote }} {% if x %}$A{% endif %} {# $A #} ${A}', env), 'alpha {{ "$A" | quote }} {% if x %}alpha{% endif %} {# $A #} alpha');
+});
+
+void test('MCC_CTX* is never substituted at load', () => {
+  assert.equal(substituteString('$MCC_CTX_USER ${MCC_CTX}', env), '$MCC_CTX_USER ${MCC_CTX}');
+});
+
+void test('every string value of a tree, keys and other types untouched, input not mutated', () => {
+  const input = { $A: ['$A', 1, true, null, { k: '${B_2}' }], n: 3 };
+  assert.deepEqual(substituteEnv(input, env), { $A: ['alpha', 1, true, null, { k: 'beta' }], n: 3 });
+  assert.equal(input.$A[0], '$A');
+});

@@ -1,0 +1,152 @@
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import type { ParamSpec, ToolDef } from '../../../src/core/catalog/types';
+import { callerParams, toolGroups, toolNodes } from '../../../src/extension/tools-model';
+import { parseParamInput, paramInitialValue } from '../../../src/extension/param-input';
+import { canonicalHeader, connectionConfig, definitionData } from '../../../src/extension/connection';
+import { readSettings, sweepIntervalMs } from '../../../src/extension/settings';
+import { formatExited, formatOutput, formatStarted, toCrlf } from '../../../src/extension/terminal-format';
+import { statusText } from '../../../src/extension/status-text';
+import { resolveCatalogPaths } from '../../../src/extension/catalog-paths';
+import { problemsByFile } from '../../../src/extension/diagnostics-model';
+import { formatAudit } from '../../../src/extension/log';
+
+const param = (name: string, extra: Partial<ParamSpec> = {}): ParamSpec => ({ name, type: 'str', required: true, hasDefault: false, hasOverride: false, ...extra });
+
+function tool(key: string, params: ParamSpec[] = []): ToolDef {
+  const parts = key.split('.');
+  return {
+    kind: 'exec',
+    key,
+    name: parts[parts.length - 1],
+    description: `Tool ${key}\nmore`,
+    groups: parts.slice(0, -1),
+    params,
+    env: {},
+    envPassthrough: false,
+    limits: {},
+    stdin: false,
+    source: { file: '/w/tools.yaml', line: 3 },
+    catalogDir: '/w',
+    command: 'echo hi',
+  };
+}
+
+void describe('tools model', () => {
+  void test('group -> tool, sorted, with the signature as tooltip', () => {
+    const groups = toolGroups([tool('demo.zeta'), tool('public.hello'), tool('demo.alpha'), tool('admin.ops.deploy')]);
+    assert.deepEqual(groups.map((g) => [g.label, g.description]), [['admin.ops', '1 tool'], ['demo', '2 tools'], ['public', '1 tool']]);
+    const nodes = toolNodes(groups[1], (t) => `## ${t.key} ()`);
+    assert.deepEqual(nodes.map((n) => [n.label, n.description, n.tooltip, n.contextValue]), [
+      ['alpha', 'Tool demo.alpha', '## demo.alpha ()', 'mcc.tool'],
+      ['zeta', 'Tool demo.zeta', '## demo.zeta ()', 'mcc.tool'],
+    ]);
+  });
+
+  void test('Run Tool asks only for params without override, typed', () => {
+    const t = tool('demo.x', [param('who'), param('key', { hasOverride: true, override: 's3cret' }), param('n', { type: 'int', required: false, hasDefault: true, default: 3 })]);
+    assert.deepEqual(callerParams(t).map((p) => p.name), ['who', 'n']);
+    assert.deepEqual(parseParamInput(param('who'), 'hello world'), { ok: true, value: 'hello world' });
+    assert.deepEqual(parseParamInput(param('n', { type: 'int' }), '42'), { ok: true, value: 42 });
+    assert.deepEqual(parseParamInput(param('n', { type: 'int', required: false }), ''), { ok: true, value: undefined, omit: true });
+    assert.deepEqual(parseParamInput(param('l', { type: 'list' }), '["a"]'), { ok: true, value: ['a'] });
+    assert.equal(parseParamInput(param('l', { type: 'list' }), 'a, b').ok, false);
+    assert.equal(paramInitialValue(param('n', { type: 'int', hasDefault: true, default: 3 })), '3');
+    assert.equal(paramInitialValue(param('p', { hasDefault: true, default: '.' })), '.');
+  });
+});
+
+void describe('definition provider data', () => {
+  void test('label MCC, the URL, bearer token and session key headers, version as a string', () => {
+    const d = definitionData('http://127.0.0.1:5000/mcp', 'tok', 'vscode-abc', 3);
+    assert.deepEqual(d, {
+      label: 'MCC',
+      url: 'http://127.0.0.1:5000/mcp',
+      headers: { Authorization: 'Bearer tok', 'X-MCC-Session-Key': 'vscode-abc' },
+      version: '3',
+    });
+    assert.equal(canonicalHeader('x-mcc-session-key'), 'X-MCC-Session-Key');
+  });
+
+  void test('the connection config for another client has URL and token but no session key', () => {
+    const c = JSON.parse(connectionConfig('http://127.0.0.1:5000/mcp', 'tok')) as { servers: { mcc: { url: string; headers: Record<string, string> } } };
+    assert.equal(c.servers.mcc.url, 'http://127.0.0.1:5000/mcp');
+    assert.deepEqual(c.servers.mcc.headers, { Authorization: 'Bearer tok' });
+  });
+});
+
+void describe('settings', () => {
+  const config = (values: Record<string, unknown>) => ({ get: <T>(k: string) => values[k] as T | undefined });
+
+  void test('defaults: OS user, admin group, 24 h, tools.yaml, reveal on error', () => {
+    const s = readSettings(config({}), () => 'osuser');
+    assert.deepEqual(s.owner, { user: 'osuser', email: '', groups: ['admin'], grants: [] });
+    assert.equal(s.ttlSeconds, 86400);
+    assert.deepEqual(s.catalogs, ['tools.yaml']);
+    assert.equal(s.reveal, 'onError');
+    assert.equal(s.perRun, false);
+    assert.equal(s.port, 0);
+  });
+
+  void test('values from settings, with bad ones falling back', () => {
+    const s = readSettings(config({ 'identity.user': 'alice', 'identity.groups': ['ops'], 'session.ttlHours': 0.0005, 'server.port': 99999, 'terminal.reveal': 'always', 'session.maxValueBytes': 10 }), () => 'x');
+    assert.equal(s.owner.user, 'alice');
+    assert.deepEqual(s.owner.groups, ['ops']);
+    assert.equal(s.ttlSeconds, 2);
+    assert.equal(s.port, 0);
+    assert.equal(s.reveal, 'always');
+    assert.equal(s.maxValueBytes, 10);
+    assert.ok(sweepIntervalMs(2) <= 1000);
+    assert.equal(sweepIntervalMs(86400), 60_000);
+  });
+});
+
+void describe('terminal text', () => {
+  void test('header with the masked command, CRLF output, footer with code and duration', () => {
+    const started = formatStarted({ type: 'started', runId: 'r', toolKey: 'demo.hello', command: "echo 'x'\necho ***", caller: { user: 'alice', sessionKey: 'vscode-1234567' }, mode: 'pipe', at: 0 });
+    assert.match(started, /▶ demo\.hello/);
+    assert.match(started, /\$ echo 'x'/);
+    assert.match(started, /> echo \*\*\*/);
+    assert.ok(!/[^\r]\n/.test(started));
+    assert.equal(toCrlf('a\nb\r\nc'), 'a\r\nb\r\nc');
+    assert.equal(formatOutput({ type: 'output', runId: 'r', stream: 'stdout', data: '\x1b[31mred\x1b[0m\n' }, 'pty'), '\x1b[31mred\x1b[0m\r\n');
+    assert.ok(formatOutput({ type: 'output', runId: 'r', stream: 'stderr', data: 'oops' }, 'pipe').startsWith('\x1b[33moops'));
+    const ok = formatExited({ type: 'exited', runId: 'r', code: 0, durationMs: 1234 }, true);
+    assert.match(ok, /^\r\n.*✔ exit 0.*1\.23 s/);
+    assert.match(formatExited({ type: 'exited', runId: 'r', code: -1, durationMs: 2000, error: 'timeout after 2s' }, false), /✖ timeout.*timeout after 2s/);
+  });
+});
+
+void describe('status, catalog paths, diagnostics, audit', () => {
+  void test('status text per state', () => {
+    assert.equal(statusText({ state: 'running', port: 4000, tools: 7, sessions: 1, trusted: true }).text, '$(server) MCC :4000 · 7 tools · 1 session');
+    assert.match(statusText({ state: 'running', port: 4000, tools: 0, sessions: 0, trusted: false }).text, /shield.*restricted/);
+    assert.match(statusText({ state: 'error', tools: 0, sessions: 0, trusted: true, error: 'boom' }).tooltip, /boom/);
+  });
+
+  void test('catalog entries resolve against every folder; absolute ones as written', () => {
+    const exists = (p: string) => ['/a/tools.yaml', '/b/more'].includes(p);
+    const r = resolveCatalogPaths(['tools.yaml', 'more', '/abs/x.yaml'], ['/a', '/b'], exists);
+    assert.deepEqual(r.candidates, ['/a/tools.yaml', '/b/tools.yaml', '/a/more', '/b/more', '/abs/x.yaml']);
+    assert.deepEqual(r.existing, ['/a/tools.yaml', '/b/more']);
+    assert.deepEqual(r.missing, ['/abs/x.yaml']);
+  });
+
+  void test('diagnostics group by file with 0-based lines', () => {
+    const m = problemsByFile([
+      { severity: 'warning', message: 'unquoted', file: '/a/t.yaml', line: 12 },
+      { severity: 'error', message: 'dup', file: '/a/t.yaml', line: 1, column: 5 },
+      { severity: 'error', message: 'bad', file: '/b/u.yaml', line: 0 },
+    ]);
+    assert.deepEqual(m.get('/a/t.yaml'), [
+      { severity: 'warning', message: 'unquoted', line: 11 },
+      { severity: 'error', message: 'dup', line: 0, column: 4 },
+    ]);
+    assert.equal(m.get('/b/u.yaml')![0].line, 0);
+  });
+
+  void test('an audit line names user, session, tool, masked params, code and duration', () => {
+    const line = formatAudit({ at: 0, user: 'alice', sessionKey: 'vscode-12345678', toolKey: 'ops.api_ping', params: { endpoint: 'status', api_key: '***' }, durationMs: 12, code: 0 });
+    assert.equal(line, 'call alice session=vscode-1 ops.api_ping {"endpoint":"status","api_key":"***"} -> 0 in 12 ms');
+  });
+});
