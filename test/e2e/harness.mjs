@@ -52,6 +52,8 @@ const DEFAULT_SETTINGS = {
   'workbench.editor.restoreViewState': false,
 };
 
+const FATAL_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** A file-system-safe name for artifacts. */
@@ -267,11 +269,20 @@ export async function launchEditor(o) {
     try { const pid = browser?.process?.()?.pid; if (pid) process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
   };
   process.once('exit', onExit);
+  // code-server runs in its own process group (so close() can kill the whole
+  // tree), which also means Ctrl+C does not reach it: forward fatal signals.
+  const onSignal = (sig) => {
+    onExit();
+    for (const s of FATAL_SIGNALS) process.removeListener(s, onSignal);
+    process.kill(process.pid, sig);
+  };
+  for (const s of FATAL_SIGNALS) process.once(s, onSignal);
 
   const close = async () => {
     if (closed) return;
     closed = true;
     process.removeListener('exit', onExit);
+    for (const s of FATAL_SIGNALS) process.removeListener(s, onSignal);
     await browser?.close().catch(() => {});
     if (codeServer && codeServer.exitCode === null && codeServer.signalCode === null) {
       const exited = new Promise((r) => codeServer.once('exit', r));
@@ -352,7 +363,13 @@ export async function launchEditor(o) {
     codeServer.stderr.pipe(codeServerLog, { end: false });
 
     const { chromium } = await import(pathToFileURL(paths.playwrightCore).href);
-    browser = await chromium.launch({ executablePath: paths.chromium, args: CHROMIUM_ARGS, headless: true });
+    browser = await chromium.launch({
+      executablePath: paths.chromium,
+      args: CHROMIUM_ARGS,
+      headless: true,
+      // Chromium's crash database and caches go to the throw-away dir, not $HOME.
+      env: { ...process.env, XDG_CONFIG_HOME: env.XDG_CONFIG_HOME, XDG_CACHE_HOME: path.join(tmp, 'xdg-cache') },
+    });
     const context = await browser.newContext({ viewport: o.viewport || { width: 1400, height: 900 } });
     const page = await context.newPage();
     page.on('console', (m) => consoleLog.write(`[${m.type()}] ${m.text()}\n`));

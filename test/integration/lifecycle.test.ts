@@ -33,6 +33,8 @@ test('SIGTERM during a run kills the tool and exits 0', async () => {
   assert.ok(Date.now() - started < 10000, 'shutdown does not wait for the tool to finish');
   for (let i = 0; i < 40 && alive(pid); i++) await sleep(50);
   assert.equal(alive(pid), false, 'no orphan survives the shutdown');
+  // The server is gone: closing the client ends the pending request.
+  await c.close().catch(() => undefined);
   await running;
 });
 

@@ -43,7 +43,7 @@ describe('FnToolResolver (Python)', () => {
     const un = t.get('fnpkg.tools.unannotated') as FnTool;
     assert.deepEqual(un.params, [
       param('a'),
-      param('b', { type: 'str', required: false, hasDefault: true, default: 3 }),
+      param('b', { type: 'int', required: false, hasDefault: true, default: 3 }),
     ]);
     assert.equal(un.returns, undefined);
 

@@ -50,7 +50,7 @@ interface Slot {
   /** Set while a call runs on this worker. */
   onMessage?: (m: WorkerMessage) => void;
   onExit?: (code: number) => void;
-  lastError?: Error;
+  lastError?: Error & { code?: unknown };
   /** The id of the call the worker runs (or ran last). */
   callId: number;
   dead: boolean;
@@ -139,7 +139,7 @@ export class WorkerPool {
       };
       slot.onExit = (code) => {
         const err = slot.lastError;
-        const oom = (err as NodeJS.ErrnoException | undefined)?.code === 'ERR_WORKER_OUT_OF_MEMORY';
+        const oom = err?.code === 'ERR_WORKER_OUT_OF_MEMORY';
         const message = err ? (err.stack ?? err.message) : `the worker exited with code ${code} (process.exit in the tool?)`;
         finish({ kind: 'crashed', message, outOfMemory: oom }, false);
       };
@@ -200,7 +200,7 @@ export class WorkerPool {
     });
     const slot: Slot = { worker, key, callId: 0, dead: false };
     worker.on('message', (m: WorkerMessage) => slot.onMessage?.(m));
-    worker.on('error', (e: Error) => {
+    worker.on('error', (e: Error & { code?: unknown }) => {
       slot.lastError = e;
     });
     worker.on('exit', (code: number) => {
@@ -232,7 +232,7 @@ export class WorkerPool {
 
   private drain(): void {
     while (this.waiters.length > 0 && !this.disposed) {
-      const w = this.waiters[0] as Waiter;
+      const w = this.waiters[0];
       const slot = this.take(w.key, w.memMb);
       if (!slot) return;
       this.waiters.shift();

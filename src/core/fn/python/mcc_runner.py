@@ -13,7 +13,6 @@ The result goes to a channel of its own: fd N when given (the host opens it),
 else a private copy of stdout, with fd 1 then pointed at stderr. Either way
 nothing the tool prints, nor any child it starts, can corrupt the result.
 """
-import asyncio
 import collections.abc
 import inspect
 import importlib
@@ -176,7 +175,10 @@ def describe(fn):
         if p.name == "context":
             takes_context = True
             continue
-        entry = {"name": p.name, "type": param_type(hints.get(p.name, p.annotation)), "required": p.default is EMPTY}
+        ann = hints.get(p.name, p.annotation)
+        if ann is EMPTY and p.default is not EMPTY and p.default is not None:
+            ann = type(p.default)  # unannotated, but the default tells the type
+        entry = {"name": p.name, "type": param_type(ann), "required": p.default is EMPTY}
         if p.default is not EMPTY:
             if is_json(p.default):
                 entry["default"] = p.default
@@ -260,6 +262,8 @@ def execute(request):
         args, kwargs = call_args(fn, kwargs)
         value = fn(*args, **kwargs)
         if inspect.isawaitable(value):
+            import asyncio  # only here: it is the slowest import of a plain call
+
             value = asyncio.run(await_it(value))
     except SystemExit as e:
         return json.dumps({"ok": False, "stage": "call", "error": "the tool called sys.exit(%r)" % (e.code,),
