@@ -7,6 +7,8 @@ import { ExecExecutor } from './runner/exec-executor';
 import type { RunEventSink } from './runner/types';
 import type { Clock, Logger } from './host';
 import type { FnResolver } from './catalog/fn-resolver';
+import { FnExecutor } from './fn/fn-executor';
+import { FnToolResolver } from './fn/fn-tool-resolver';
 
 export interface OpenRuntimeOptions {
   storage: SessionStorage;
@@ -25,7 +27,7 @@ export interface OpenRuntimeOptions {
 export interface OpenedRuntime {
   runtime: Runtime;
   store: SessionStore;
-  fnResolver?: FnResolver;
+  fnResolver: FnResolver;
 }
 
 export async function openRuntime(o: OpenRuntimeOptions): Promise<OpenedRuntime> {
@@ -37,19 +39,17 @@ export async function openRuntime(o: OpenRuntimeOptions): Promise<OpenedRuntime>
     ...(o.logger ? { logger: o.logger } : {}),
     ...(o.sweepIntervalMs !== undefined ? { sweepIntervalMs: o.sweepIntervalMs } : {}),
   });
-  const exec = new ExecExecutor({
-    ...(o.logger ? { logger: o.logger } : {}),
-    ...(o.baseEnv ? { baseEnv: o.baseEnv } : {}),
-    ...(o.maxOutputBytes ? { maxOutputBytes: o.maxOutputBytes } : {}),
-  });
+  const hostOpts = { ...(o.logger ? { logger: o.logger } : {}), ...(o.baseEnv ? { baseEnv: o.baseEnv } : {}) };
+  const exec = new ExecExecutor({ ...hostOpts, ...(o.maxOutputBytes ? { maxOutputBytes: o.maxOutputBytes } : {}) });
+  const fn = new FnExecutor(hostOpts);
   const runtime = new Runtime({
     store,
-    executors: { exec },
+    executors: { exec, fn },
     ...(o.logger ? { logger: o.logger } : {}),
     ...(o.clock ? { clock: o.clock } : {}),
     ...(o.events ? { events: o.events } : {}),
     ...(o.onAudit ? { onAudit: o.onAudit } : {}),
     ...(o.gate ? { gate: o.gate } : {}),
   });
-  return { runtime, store };
+  return { runtime, store, fnResolver: new FnToolResolver(hostOpts) };
 }

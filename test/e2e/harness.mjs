@@ -237,7 +237,6 @@ export async function launchEditor(o) {
   const workspaceFolder = path.resolve(o.workspaceFolder);
   const logsDir = path.join(userDataDir, 'logs');
 
-  const cleanups = []; // run in reverse by close()
   const token = randomBytes(24).toString('hex');
   const deadLoopback = 'http://127.0.0.1:9';
   const env = {
@@ -267,6 +266,7 @@ export async function launchEditor(o) {
   const onExit = () => {
     try { if (codeServer?.pid) process.kill(-codeServer.pid, 'SIGKILL'); } catch { /* gone */ }
     try { const pid = browser?.process?.()?.pid; if (pid) process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
+    try { fs.rmSync(tmp, { recursive: true, force: true }); } catch { /* best effort */ }
   };
   process.once('exit', onExit);
   // code-server runs in its own process group (so close() can kill the whole
@@ -292,13 +292,14 @@ export async function launchEditor(o) {
       clearTimeout(t);
     }
     // The group may still hold children (extension host, pty) after the leader left.
-    try { process.kill(-codeServer.pid, 'SIGKILL'); } catch { /* none left */ }
+    try { if (codeServer?.pid) process.kill(-codeServer.pid, 'SIGKILL'); } catch { /* none left */ }
     await bridge?.close();
     codeServerLog.end();
     consoleLog.end();
     // Keep the logs next to the screenshots, then drop the throw-away dirs.
     try { fs.cpSync(logsDir, path.join(artifactsDir, 'logs'), { recursive: true }); } catch { /* no logs */ }
-    if (!o.userDataDir || !o.extensionsDir) fs.rmSync(tmp, { recursive: true, force: true });
+    // Dirs the caller passed live outside tmp and are kept.
+    fs.rmSync(tmp, { recursive: true, force: true });
   };
 
   try {
@@ -313,8 +314,8 @@ export async function launchEditor(o) {
     const settingsFile = path.join(userDataDir, 'User', 'settings.json');
     const settings = {
       ...DEFAULT_SETTINGS,
+      ...(readJsonIfExists(settingsFile) || {}), // a reused userDataDir keeps its settings
       'security.workspace.trust.enabled': !trust,
-      ...(readJsonIfExists(settingsFile) || {}),
       ...o.settings,
     };
     fs.writeFileSync(settingsFile, JSON.stringify(settings, null, 2));

@@ -105,7 +105,8 @@ export function startPython(spec: PythonRunSpec): PythonRunHandle {
 }
 
 function commandLine(spec: PythonRunSpec): [string, string[]] {
-  const args = ['-u', pythonRunnerPath(), spec.mode, '--result-fd', '3'];
+  // -B: no __pycache__ litter in the tool's folder; -u: output events as printed.
+  const args = ['-B', '-u', pythonRunnerPath(), spec.mode, '--result-fd', '3'];
   if (!spec.limits || !hasUnixLimits(spec.limits) || process.platform === 'win32') return [spec.interpreter, args];
   const command = ['exec', spec.interpreter, ...args].map(shellQuote).join(' ');
   return ['/bin/sh', limitedShellArgs(spec.limits, command)];
