@@ -1,14 +1,13 @@
 // Hand-built function tools and call contexts for the fn tests.
-import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import type { FnTool, ParamSpec } from '../../../src/core/catalog/types';
-import type { CallContext, RunEvent } from '../../../src/core/runner/types';
+import type { FnTool } from '../../../src/core/catalog/types';
+import type { RunEvent } from '../../../src/core/runner/types';
 
 export const FIXTURES = join(__dirname, '..', '..', '..', '..', 'test', 'fixtures', 'fn');
 export const JS_DIR = join(FIXTURES, 'js');
 export const PY_DIR = join(FIXTURES, 'py');
 
-export const ALICE = { user: 'alice', email: 'alice@example.com', groups: ['admin', 'osint'], tools: ['fn.tool'] };
+export { ALICE } from '../runner/helpers';
 
 function base(name: string, catalogDir: string): Omit<FnTool, 'language' | 'target' | 'takesContext'> {
   return {
@@ -36,26 +35,8 @@ export function pyTool(target: string, over: Partial<FnTool> = {}): FnTool {
   return { ...base(name, PY_DIR), language: 'python', target, python: 'python3', takesContext: false, paramsDeclared: false, ...over };
 }
 
-export function param(name: string, extra: Partial<ParamSpec> = {}): ParamSpec {
-  return { name, type: 'str', required: true, hasDefault: false, hasOverride: false, ...extra };
-}
-
-export interface TestCall {
-  ctx: CallContext;
-  events: RunEvent[];
-}
-
-export function call(store: Record<string, unknown> = ALICE, signal?: AbortSignal): TestCall {
-  const events: RunEvent[] = [];
-  const ctx: CallContext = {
-    runId: randomUUID(),
-    caller: { user: typeof store.user === 'string' ? store.user : 'anonymous', sessionKey: 's1' },
-    store,
-    events: { emit: (e) => events.push(e) },
-    ...(signal ? { signal } : {}),
-  };
-  return { ctx, events };
-}
+// Param and call-context builders are shared with the exec runner's tests.
+export { param, call, type TestCall } from '../runner/helpers';
 
 export function printed(events: RunEvent[]): string {
   return events.map((e) => (e.type === 'output' ? e.data : '')).join('');

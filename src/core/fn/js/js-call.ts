@@ -8,6 +8,7 @@ import { buildToolEnv } from '../../runner/env';
 import { ToolInputError } from '../../runner/errors';
 import type { CallContext, ExecOutcome } from '../../runner/types';
 import { PrintedOutput } from '../printed-output';
+import { outcomeSince } from '../outcome';
 import type { WorkerPool } from './worker-pool';
 
 export interface JsCallSettings {
@@ -42,13 +43,7 @@ export async function callJsTool(
       ...(ctx.signal ? { signal: ctx.signal } : {}),
     },
   );
-  const done = (code: number, stdout: string, stderr: string, extra: Partial<ExecOutcome> = {}): ExecOutcome => ({
-    code,
-    stdout,
-    stderr,
-    durationMs: Math.round(performance.now() - t0),
-    ...extra,
-  });
+  const done = outcomeSince(t0);
   switch (r.kind) {
     case 'ok': {
       let stderr = printed.all();

@@ -9,6 +9,7 @@ import { appendLine } from '../../runner/outcome-text';
 import type { CallContext, ExecOutcome } from '../../runner/types';
 import { pythonToolEnv, toolFolder } from '../fn-env';
 import { PrintedOutput } from '../printed-output';
+import { outcomeSince } from '../outcome';
 import { missingInterpreterMessage, resolveInterpreter } from './interpreter';
 import { startPython, type PythonRunHandle, type PythonRunResult } from './python-process';
 
@@ -54,13 +55,7 @@ export async function callPythonTool(
   } finally {
     untrack();
   }
-  const done = (code: number, stdout: string, stderr: string, extra: Partial<ExecOutcome> = {}): ExecOutcome => ({
-    code,
-    stdout,
-    stderr,
-    durationMs: Math.round(performance.now() - t0),
-    ...extra,
-  });
+  const done = outcomeSince(t0);
 
   if (r.stopped) {
     const note = r.stopped === 'timeout' ? `timeout after ${s.timeoutSec}s` : r.stopped === 'shutdown' ? 'cancelled: the server is shutting down' : 'cancelled';

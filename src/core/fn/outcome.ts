@@ -1,0 +1,14 @@
+// Builds the outcomes of one fn call, all timed from the same start.
+import type { ExecOutcome } from '../runner/types';
+
+export type OutcomeOf = (code: number, stdout: string, stderr: string, extra?: Partial<ExecOutcome>) => ExecOutcome;
+
+export function outcomeSince(t0: number): OutcomeOf {
+  return (code, stdout, stderr, extra = {}) => ({
+    code,
+    stdout,
+    stderr,
+    durationMs: Math.round(performance.now() - t0),
+    ...extra,
+  });
+}
