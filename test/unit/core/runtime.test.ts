@@ -1,0 +1,112 @@
+// The runtime's orchestration with a fake executor: gate, validation,
+// audit masking, write-back of fn tools, cancellation by run id.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Runtime, type AuditEntry } from '../../../src/core/runtime';
+import { SessionStore } from '../../../src/core/session/store';
+import { MemoryStorage } from '../../../src/core/session/memory-storage';
+import type { ExecTool, FnTool, ToolDef } from '../../../src/core/catalog/types';
+import type { CallContext, ExecOutcome, ToolExecutor } from '../../../src/core/runner/types';
+import type { Principal } from '../../../src/core/identity';
+
+const OWNER: Principal = { user: 'owner', email: 'o@example.com', groups: ['admin'], grants: [] };
+const base = { description: 'd', groups: ['t'], env: {}, envPassthrough: false, limits: {}, stdin: false, source: { file: '/c.yaml', line: 1 }, catalogDir: '/' };
+const execTool: ExecTool = {
+  ...base, kind: 'exec', key: 't.run', name: 'run', command: 'x',
+  params: [
+    { name: 'word', type: 'str', required: true, hasDefault: false, hasOverride: false },
+    { name: 'secret', type: 'str', required: false, hasDefault: false, hasOverride: true, override: 'hidden' },
+  ],
+};
+const fnTool: FnTool = { ...base, kind: 'fn', key: 't.fn', name: 'fn', params: [], language: 'js', target: './m.mjs:f', takesContext: true };
+
+class FakeExecutor implements ToolExecutor {
+  calls: Array<{ tool: ToolDef; params: Record<string, unknown>; ctx: CallContext }> = [];
+  constructor(private readonly answer: (ctx: CallContext) => Promise<ExecOutcome> | ExecOutcome) {}
+  async run(tool: ToolDef, params: Record<string, unknown>, ctx: CallContext): Promise<ExecOutcome> {
+    this.calls.push({ tool, params, ctx });
+    return this.answer(ctx);
+  }
+}
+
+async function setup(exec: ToolExecutor, fn?: ToolExecutor, gate?: () => string | undefined) {
+  const store = await SessionStore.open({ storage: new MemoryStorage(), sweepIntervalMs: 0 });
+  const audits: AuditEntry[] = [];
+  const runtime = new Runtime({ store, executors: { exec, ...(fn ? { fn } : {}) }, onAudit: (a) => audits.push(a), ...(gate ? { gate } : {}) });
+  runtime.setCatalog({ tools: new Map<string, ToolDef>([[execTool.key, execTool], [fnTool.key, fnTool]]), diagnostics: [], files: [] });
+  return { store, runtime, audits };
+}
+
+describe('Runtime', () => {
+  test('runs with validated params and the store snapshot; audit masks overrides', async () => {
+    const exec = new FakeExecutor(() => ({ code: 0, stdout: 'out', stderr: '', durationMs: 1 }));
+    const { runtime, store, audits } = await setup(exec);
+    await store.set('owner', 'k', 'target', 'db');
+    const r = await runtime.execute(OWNER, 'k', 't.run', { word: 'w' });
+    assert.deepEqual(r, { isError: false, text: 'out' });
+    assert.deepEqual(exec.calls[0].params, { word: 'w', secret: 'hidden' });
+    assert.equal(exec.calls[0].ctx.store.target, 'db');
+    assert.equal(exec.calls[0].ctx.store.user, 'owner');
+    assert.deepEqual(audits[0].params, { word: 'w', secret: '***' });
+    assert.equal(audits[0].code, 0);
+  });
+
+  test('params may come as a JSON string; bad params never reach the executor', async () => {
+    const exec = new FakeExecutor(() => ({ code: 0, stdout: 'ok', stderr: '', durationMs: 1 }));
+    const { runtime } = await setup(exec);
+    assert.equal((await runtime.execute(OWNER, 'k', 't.run', '{"word":"w"}')).isError, false);
+    for (const bad of [{}, { word: 'w', secret: 'mine' }, '[1]', 42]) {
+      assert.equal((await runtime.execute(OWNER, 'k', 't.run', bad)).isError, true, JSON.stringify(bad));
+    }
+    assert.equal(exec.calls.length, 1);
+  });
+
+  test('a closed gate refuses every tool and hides them', async () => {
+    const exec = new FakeExecutor(() => ({ code: 0, stdout: '', stderr: '', durationMs: 1 }));
+    const { runtime } = await setup(exec, undefined, () => 'workspace not trusted');
+    const r = await runtime.execute(OWNER, 'k', 't.run', { word: 'w' });
+    assert.deepEqual(r, { isError: true, text: 'workspace not trusted' });
+    assert.deepEqual(runtime.accessibleTools(OWNER), []);
+    assert.equal(exec.calls.length, 0);
+  });
+
+  test('fn tools: the returned context is written back relative to the snapshot', async () => {
+    const exec = new FakeExecutor(() => ({ code: 0, stdout: '', stderr: '', durationMs: 1 }));
+    const fn = new FakeExecutor((ctx) => ({
+      code: 0, stdout: '"done"', stderr: '', durationMs: 1, value: 'done',
+      contextOut: { ...ctx.store, cursor: 7, user: 'mallory' },
+    }));
+    const { runtime, store } = await setup(exec, fn);
+    await store.set('owner', 'k', 'keep', 1);
+    const r = await runtime.execute(OWNER, 'k', 't.fn', {});
+    assert.deepEqual(r, { isError: false, text: 'done' });
+    assert.deepEqual(store.variables('owner', 'k'), { keep: 1, cursor: 7 });
+  });
+
+  test('failures carry code, stdout and stderr', async () => {
+    const exec = new FakeExecutor(() => ({ code: 2, stdout: 'o', stderr: 'e', durationMs: 1 }));
+    const { runtime } = await setup(exec);
+    const r = await runtime.execute(OWNER, 'k', 't.run', { word: 'w' });
+    assert.equal(r.isError, true);
+    assert.deepEqual(r.structured, { returncode: 2, stdout: 'o', stderr: 'e' });
+  });
+
+  test('cancelRun aborts the signal of that run only', async () => {
+    let seen: CallContext | undefined;
+    const exec = new FakeExecutor(
+      (ctx) =>
+        new Promise<ExecOutcome>((resolve) => {
+          seen = ctx;
+          ctx.signal?.addEventListener('abort', () => resolve({ code: -1, stdout: '', stderr: 'cancelled', durationMs: 1 }));
+        }),
+    );
+    const { runtime } = await setup(exec);
+    const pending = runtime.execute(OWNER, 'k', 't.run', { word: 'w' });
+    while (!seen) await new Promise((r) => setImmediate(r));
+    assert.equal(runtime.cancelRun('no-such-run'), false);
+    assert.equal(runtime.cancelRun(seen.runId), true);
+    const r = await pending;
+    assert.equal(r.isError, true);
+    assert.match(r.text, /stopped with return code -1/);
+  });
+});
