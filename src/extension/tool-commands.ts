@@ -49,7 +49,7 @@ export function registerToolCommands(host: ServerHost, catalog: CatalogControlle
         { location: vscode.ProgressLocation.Notification, title: `MCC: running ${tool.key}`, cancellable: true },
         (_p, token) => {
           token.onCancellationRequested(() => abort.abort(new Error('cancelled by the user')));
-          return runtime.execute(host.owner, sessionKey, tool.key, params, { signal: abort.signal, clientName: 'VS Code (Run Tool)' });
+          return runtime.execute(host.owner, sessionKey, tool.key, params, { signal: abort.signal });
         },
       );
       void showResult(tool, result.text, result.isError);

@@ -1,0 +1,106 @@
+#!/usr/bin/env node
+// Builds the bundles, then a platform-specific VSIX with @vscode/vsce.
+// No publishing, no network: vsce only reads the tree and writes the file.
+//
+//   node scripts/package.mjs                    # the host's target, e.g. linux-x64
+//   node scripts/package.mjs --target darwin-arm64
+//   node scripts/package.mjs --skip-build --out some/dir
+//   node scripts/package.mjs --json             # last line: { vsix, target, ms }
+//
+// node-pty is native, so a VSIX carries one platform's addon:
+// - linux-*: node-pty/build/Release/pty.node, compiled by `npm ci` on a Linux
+//   machine of that architecture (node-pty ships no Linux prebuilds).
+// - darwin-x64/arm64, win32-x64/arm64: node-pty 1.x ships N-API prebuilds for
+//   these under node_modules/node-pty/prebuilds/<target>/; the VSIX takes those
+//   instead of build/Release, so they can be packaged from any machine.
+// Output: dist-vsix/mcc-vscode-<target>.vsix (ignored by git: *.vsix).
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const TARGETS = ['linux-x64', 'linux-arm64', 'linux-armhf', 'alpine-x64', 'alpine-arm64', 'darwin-x64', 'darwin-arm64', 'win32-x64', 'win32-arm64'];
+const PREBUILT = new Set(['darwin-x64', 'darwin-arm64', 'win32-x64', 'win32-arm64']);
+
+function parseArgs(argv) {
+  const o = { target: hostTarget(), out: path.join(root, 'dist-vsix'), build: true, json: false };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--target') o.target = argv[++i];
+    else if (a === '--out') o.out = path.resolve(argv[++i]);
+    else if (a === '--skip-build') o.build = false;
+    else if (a === '--json') o.json = true;
+    else throw new Error(`unknown argument ${a}`);
+  }
+  if (!TARGETS.includes(o.target)) throw new Error(`unknown target ${o.target}; one of ${TARGETS.join(', ')}`);
+  return o;
+}
+
+function hostTarget() {
+  const arch = process.arch === 'arm' ? 'armhf' : process.arch;
+  return `${process.platform}-${arch}`;
+}
+
+function run(cmd, args, opts = {}) {
+  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', ...opts });
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (${r.status ?? r.signal})`);
+}
+
+/** The .vscodeignore for this target: the prebuilt addon instead of build/Release for macOS/Windows. */
+function ignoreFileFor(target) {
+  const base = fs.readFileSync(path.join(root, '.vscodeignore'), 'utf8');
+  if (!PREBUILT.has(target)) return undefined;
+  const dir = `node_modules/node-pty/prebuilds/${target}`;
+  if (!fs.existsSync(path.join(root, dir, 'pty.node'))) throw new Error(`no node-pty prebuild in ${dir}`);
+  const lines = base.split('\n').filter((l) => !l.includes('node-pty/build/Release'));
+  lines.push(`!${dir}/**/*.{node,exe,dll}`, `!${dir}/spawn-helper`);
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mcc-vsix-')), '.vscodeignore');
+  fs.writeFileSync(file, lines.join('\n') + '\n');
+  return file;
+}
+
+function checkLinuxAddon(target) {
+  const addon = path.join(root, 'node_modules/node-pty/build/Release/pty.node');
+  if (!fs.existsSync(addon)) throw new Error(`${addon} is missing: run npm ci (it compiles node-pty) on a ${target} machine`);
+  if (target !== hostTarget()) {
+    throw new Error(`build/Release/pty.node was compiled for ${hostTarget()}; package ${target} on a ${target} machine`);
+  }
+}
+
+export async function packageVsix(opts) {
+  const started = Date.now();
+  const o = { ...parseArgs([]), ...opts };
+  if (o.build) run(process.execPath, [path.join(root, 'scripts', 'build.mjs')]);
+  for (const f of ['dist/extension.js', 'dist/cli.js']) {
+    if (!fs.existsSync(path.join(root, f))) throw new Error(`${f} is missing; run npm run build`);
+  }
+  if (!PREBUILT.has(o.target)) checkLinuxAddon(o.target);
+  const ignoreFile = ignoreFileFor(o.target);
+  fs.mkdirSync(o.out, { recursive: true });
+  const vsix = path.join(o.out, `mcc-vscode-${o.target}.vsix`);
+  fs.rmSync(vsix, { force: true });
+  const vsce = path.join(root, 'node_modules', '@vscode', 'vsce', 'vsce');
+  run(process.execPath, [
+    vsce, 'package',
+    '--target', o.target,
+    '--out', vsix,
+    '--allow-missing-repository', // private for now; no repository URL to link
+    ...(ignoreFile ? ['--ignoreFile', ignoreFile] : []),
+  ], { stdio: o.json ? ['ignore', 'ignore', 'inherit'] : 'inherit' });
+  if (ignoreFile) fs.rmSync(path.dirname(ignoreFile), { recursive: true, force: true });
+  return { vsix, target: o.target, ms: Date.now() - started };
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  try {
+    const o = parseArgs(process.argv.slice(2));
+    const r = await packageVsix(o);
+    if (o.json) console.log(JSON.stringify(r));
+    else console.log(`packaged ${path.relative(root, r.vsix)} (${r.target}) in ${(r.ms / 1000).toFixed(1)} s`);
+  } catch (err) {
+    console.error(`package: ${err.message}`);
+    process.exit(1);
+  }
+}

@@ -1,0 +1,46 @@
+// In-host checks for test/e2e/mcc.e2e.mjs: they read the real extension's
+// exported API (src/extension/api.ts). Each returns something JSON-able.
+'use strict';
+const ID = 'mcc.mcc-vscode';
+
+async function api(vscode) {
+  const ext = vscode.extensions.getExtension(ID);
+  if (!ext) throw new Error(`${ID} is not installed`);
+  if (!ext.isActive) await ext.activate();
+  await ext.exports.ready;
+  return ext.exports;
+}
+
+module.exports = {
+  async mccInfo(vscode) {
+    const a = await api(vscode);
+    const ext = vscode.extensions.getExtension(ID);
+    return {
+      extensionPath: ext.extensionPath,
+      sessionKey: a.sessionKey,
+      owner: a.owner,
+      serverUrl: a.serverUrl(),
+      tools: a.runtime ? [...a.runtime.getCatalog().tools.keys()] : null,
+    };
+  },
+  /** The owner's own bucket, straight from the store. */
+  async ownVars(vscode) {
+    const a = await api(vscode);
+    return a.store.variables(a.owner.user, a.sessionKey);
+  },
+  async buckets(vscode) {
+    const a = await api(vscode);
+    return a.store.list().map((b) => ({ user: b.user, sessionKey: b.sessionKey, vars: b.vars, expiresAt: b.expiresAt, lastUsed: b.lastUsed }));
+  },
+  async sweep(vscode) {
+    return (await api(vscode)).sweep();
+  },
+  /** Runs a catalog tool as the owner through the live runtime (not through MCP). */
+  async runtimeExecute(vscode, { key, params }) {
+    const a = await api(vscode);
+    return a.runtime.execute(a.owner, a.sessionKey, key, params ?? {});
+  },
+  async terminals(vscode) {
+    return vscode.window.terminals.map((t) => t.name);
+  },
+};

@@ -1,0 +1,301 @@
+// The real extension, from the VSIX users install, in a real VS Code
+// (code-server), called by VS Code's own MCP client as an agent calls it.
+// One trusted launch runs checks 1–8 and 10 in order (they build on each
+// other's session state); one untrusted launch runs check 9.
+//
+// Confirmation dialogs: check (10) answers VS Code's "Run <tool>" dialog by
+// clicking Yes; every later call runs with auto-approval
+// (editor.autoApproveTools(): the global auto-approve setting plus VS Code's
+// test-mode context key), renewed after the reload.
+//
+//   node scripts/e2e-test.mjs test/e2e/mcc.e2e.mjs   (packages first)
+//   MCC_E2E_VSIX=path.vsix node --test test/e2e/mcc.e2e.mjs
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { launchEditor, repoRoot, withFailureScreenshot } from './harness.mjs';
+import { packageVsix } from '../../scripts/package.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const EXT_ID = 'mcc.mcc-vscode';
+const OWNER = 'e2e-owner';
+// VS Code names MCP tools mcp_<serverInfo.name>_<tool>; our server is `mcc`.
+const T = (tool) => `mcp_mcc_${tool}`;
+const OUR_TOOLS = ['search', 'execute', 'describe_tools', 'get_session', 'set_session'].map(T);
+const checks = [path.join(here, 'checks', 'mcc-checks.cjs')];
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** The freshly built VSIX: MCC_E2E_VSIX, or one packaged now unless a fresh one exists. */
+async function freshVsix() {
+  if (process.env.MCC_E2E_VSIX) return path.resolve(process.env.MCC_E2E_VSIX);
+  const target = `${process.platform}-${process.arch}`;
+  const vsix = path.join(repoRoot, 'dist-vsix', `mcc-vscode-${target}.vsix`);
+  const inputs = ['dist/extension.js', 'package.json', '.vscodeignore'].map((f) => path.join(repoRoot, f));
+  const fresh = fs.existsSync(vsix) && inputs.every((f) => fs.existsSync(f) && fs.statSync(f).mtimeMs <= fs.statSync(vsix).mtimeMs);
+  // scripts/e2e-test.mjs has just built and packaged; run alone, build here.
+  if (!fresh || process.env.MCC_E2E_REPACKAGE) await packageVsix({ target, json: true });
+  return vsix;
+}
+
+/** A copy of the fixture workspace, so nothing the editor does lands in the repo. */
+function workspaceCopy() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcc-e2e-ws-'));
+  fs.cpSync(path.join(here, 'fixtures', 'mcc-workspace'), dir, { recursive: true });
+  return dir;
+}
+
+/** Rows of a tree view as "label description" (e.g. 'target "10.0.0.5"'), top to bottom. */
+async function viewRows(editor, viewId, { allowEmpty = false, timeoutMs = 15_000 } = {}) {
+  const rows = await editor.viewRows(viewId);
+  if (!allowEmpty) await rows.first().waitFor({ timeout: timeoutMs });
+  const items = await rows.evaluateAll((els) => els
+    .map((e) => ({
+      index: Number(e.dataset.index),
+      label: e.querySelector('.label-name')?.textContent?.trim() ?? e.innerText.trim(),
+      description: e.querySelector('.label-description')?.textContent?.trim() ?? '',
+    }))
+    .sort((a, b) => a.index - b.index));
+  return items.map((i) => `${i.label} ${i.description}`.trim());
+}
+
+/** A view row (Playwright locator) by its exact label. */
+async function rowLocator(editor, viewId, label) {
+  const rows = await editor.viewRows(viewId);
+  return rows.filter({ has: editor.page.locator('.label-name', { hasText: new RegExp(`^\\s*${label}\\s*$`) }) }).first();
+}
+
+/** Polls fn until it returns truthy (or throws the last assertion). */
+async function eventually(fn, { timeoutMs = 15_000, everyMs = 300 } = {}) {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const v = await fn();
+      if (v !== false && v !== undefined) return v;
+      if (Date.now() > end) throw new Error('condition not met in time');
+    } catch (err) {
+      if (Date.now() > end) throw err;
+    }
+    await sleep(everyMs);
+  }
+}
+
+/** get_session through VS Code's MCP client: the JSON-decoded value. */
+async function getSession(editor, name) {
+  const { result } = await editor.invokeTool(T('get_session'), { name });
+  try {
+    return JSON.parse(result.text);
+  } catch {
+    throw new Error(`get_session ${name} did not answer JSON: ${result.text}`);
+  }
+}
+
+function rowFor(rows, name) {
+  return rows.find((r) => r === name || r.startsWith(`${name} `));
+}
+
+describe('MCC in a real VS Code (trusted workspace)', { timeout: 420_000 }, () => {
+  let editor;
+  let workspace;
+  let info;
+  const step = (name, fn) => withFailureScreenshot(() => editor, name, fn);
+
+  before(async () => {
+    const vsix = await freshVsix();
+    workspace = workspaceCopy();
+    editor = await launchEditor({
+      name: 'mcc-trusted',
+      vsixOrExtensionDir: vsix,
+      workspaceFolder: workspace,
+      checks,
+      settings: {
+        'mcc.identity.user': OWNER,
+        'mcc.terminal.reveal': 'always',
+        // DOM renderer: the terminal's text can be read from the page.
+        'terminal.integrated.gpuAcceleration': 'off',
+      },
+    });
+    info = await editor.host.check('mccInfo');
+  });
+
+  after(async () => {
+    await editor?.close();
+    if (workspace) fs.rmSync(workspace, { recursive: true, force: true });
+  });
+
+  test('the extension comes from the installed VSIX, not the source folder', step('installed', async () => {
+    assert.ok(info.extensionPath.startsWith(editor.extensionsDir), `${info.extensionPath} is not under ${editor.extensionsDir}`);
+    assert.ok(!fs.existsSync(path.join(info.extensionPath, 'src')), 'the installed extension has no src/');
+    assert.equal(info.owner.user, OWNER);
+    assert.deepEqual(info.tools.sort(), ['e2e.bump', 'e2e.show_ctx']);
+  }));
+
+  test('(1) workbench.mcp.startServer starts our server and our tools appear in vscode.lm.tools', step('1-start', async () => {
+    const tools = await editor.startMcpServers({ tool: T('set_session') });
+    const names = tools.map((t) => t.name);
+    for (const n of OUR_TOOLS) assert.ok(names.includes(n), `${n} not in vscode.lm.tools (${names.join(', ')})`);
+  }));
+
+  test("(10) VS Code's confirmation dialog appears for our tools; clicking Yes lets the call through", step('10-confirm', async () => {
+    const { result, dialog } = await editor.invokeTool(T('set_session'), { name: 'target', value: '10.0.0.5' }, { button: 'Yes' });
+    assert.ok(dialog, 'no confirmation dialog appeared');
+    assert.match(dialog, /set_session|Store a session variable/);
+    assert.doesNotMatch(result.text, /error/i);
+    // From here on: auto-approval, so the rest of the suite is not about dialogs.
+    await editor.autoApproveTools();
+  }));
+
+  test('(2) set_session with a string, a number and a list; get_session returns each with its type', step('2-set-get', async () => {
+    await editor.invokeTool(T('set_session'), { name: 'budget', value: 1000 });
+    await editor.invokeTool(T('set_session'), { name: 'hosts', value: ['alpha', 'beta'] });
+    const target = await getSession(editor, 'target');
+    const budget = await getSession(editor, 'budget');
+    const hosts = await getSession(editor, 'hosts');
+    assert.equal(target, '10.0.0.5');
+    assert.equal(typeof target, 'string');
+    assert.equal(budget, 1000);
+    assert.equal(typeof budget, 'number');
+    assert.deepEqual(hosts, ['alpha', 'beta']);
+    // VS Code sent our session key: the calls landed in the owner's own bucket.
+    const vars = await editor.host.check('ownVars');
+    assert.deepEqual(vars, { target: '10.0.0.5', budget: 1000, hosts: ['alpha', 'beta'] });
+  }));
+
+  test('(3) the Sessions view shows those variables', step('3-view', async () => {
+    const rows = await eventually(async () => {
+      const r = await viewRows(editor, 'mcc.sessions');
+      return rowFor(r, 'target') && rowFor(r, 'budget') && rowFor(r, 'hosts') ? r : false;
+    });
+    assert.match(rowFor(rows, 'target'), /"10\.0\.0\.5"/);
+    assert.match(rowFor(rows, 'budget'), /\b1000\b/);
+    assert.ok(rows.some((r) => r.startsWith(OWNER)), `no bucket row for ${OWNER}: ${rows.join(' | ')}`);
+    await editor.screenshot('sessions-view');
+  }));
+
+  test('(4) execute on the exec tool returns the stored target and the owner; the terminal shows the run', step('4-exec', async () => {
+    const { result } = await editor.invokeTool(T('execute'), { key: 'e2e.show_ctx', params: {} });
+    assert.match(result.text, /target=10\.0\.0\.5/);
+    assert.match(result.text, new RegExp(`user=${OWNER}`));
+    assert.ok((await editor.host.check('terminals')).some((n) => /MCC/.test(n)), 'no MCC terminal');
+    // The terminal panel (mcc.terminal.reveal = always), read from xterm's DOM rows.
+    const text = await eventually(async () => {
+      const t = (await editor.page.locator('.terminal-wrapper .xterm-rows').allInnerTexts()).join('\n');
+      return /e2e-terminal-marker/.test(t) && /target=10\.0\.0\.5/.test(t) ? t : false;
+    });
+    assert.match(text, new RegExp(`user=${OWNER}`));
+    await editor.screenshot('terminal-run');
+  }));
+
+  test('(5) a function tool writes back through context; the view shows the new value', step('5-writeback', async () => {
+    const { result } = await editor.invokeTool(T('execute'), { key: 'e2e.bump', params: { by: 5 } });
+    assert.match(result.text, /"counter":\s*5/);
+    assert.equal(await getSession(editor, 'counter'), 5);
+    const rows = await eventually(async () => {
+      const r = await viewRows(editor, 'mcc.sessions');
+      return /\b5\b/.test(rowFor(r, 'counter') ?? '') ? r : false;
+    });
+    assert.ok(rowFor(rows, 'counter'));
+  }));
+
+  test("(6) Edit Value in the view's context menu is what the next get_session returns", step('6-edit', async () => {
+    const row = await rowLocator(editor, 'mcc.sessions', 'budget');
+    await row.click({ button: 'right' });
+    await editor.page.getByRole('menuitem', { name: 'Edit Value' }).first().click();
+    const input = editor.page.locator('.quick-input-widget input.input');
+    await input.waitFor({ state: 'visible' });
+    assert.equal(await input.inputValue(), '1000');
+    await input.fill('2000');
+    await input.press('Enter');
+    await input.waitFor({ state: 'hidden' });
+    assert.equal(await eventually(async () => (await editor.host.check('ownVars')).budget === 2000 || false), true);
+    const budget = await getSession(editor, 'budget');
+    assert.equal(budget, 2000);
+    await eventually(async () => /\b2000\b/.test(rowFor(await viewRows(editor, 'mcc.sessions'), 'budget') ?? ''));
+  }));
+
+  test('the Tools view lists the fixture catalog', step('tools-view', async () => {
+    const rows = await eventually(async () => {
+      const r = await viewRows(editor, 'mcc.tools');
+      if (r.length && !r.some((x) => /show_ctx/.test(x))) {
+        // Groups start collapsed: expand them.
+        for (const item of (await editor.viewText('mcc.tools')).items) {
+          if (item.expanded === 'false') await (await editor.viewRows('mcc.tools')).nth(item.index).click();
+        }
+      }
+      return r.some((x) => /show_ctx/.test(x)) && r.some((x) => /bump/.test(x)) ? r : false;
+    });
+    assert.ok(rows.some((x) => /e2e/.test(x)));
+    await editor.screenshot('tools-view');
+  }));
+
+  test('(7) after a window reload the variables are still there and get_session returns them', step('7-reload', async () => {
+    const keyBefore = info.sessionKey;
+    await editor.reload();
+    const again = await editor.host.check('mccInfo');
+    assert.equal(again.sessionKey, keyBefore, 'the session key changed across the reload');
+    await editor.startMcpServers({ tool: T('get_session') });
+    await editor.autoApproveTools();
+    assert.equal(await getSession(editor, 'target'), '10.0.0.5');
+    assert.equal(await getSession(editor, 'budget'), 2000);
+    assert.deepEqual(await getSession(editor, 'hosts'), ['alpha', 'beta']);
+    assert.equal(await getSession(editor, 'counter'), 5);
+    await eventually(async () => rowFor(await viewRows(editor, 'mcc.sessions'), 'target'));
+  }));
+
+  test('(8) with a tiny TTL the bucket disappears from the view and from get_session', step('8-ttl', async () => {
+    // 0.0003 h ≈ 1 s (the extension's minimum is one second).
+    await editor.host.updateConfiguration('mcc.session', 'ttlHours', 0.0003);
+    await sleep(2500);
+    await editor.host.check('sweep'); // the periodic sweep does the same within ~250 ms
+    await eventually(async () => (await editor.host.check('buckets')).length === 0);
+    await eventually(async () => {
+      const r = await viewRows(editor, 'mcc.sessions', { allowEmpty: true, timeoutMs: 2000 });
+      return !rowFor(r, 'target') && !r.some((x) => x.startsWith(OWNER));
+    });
+    await editor.screenshot('sessions-view-expired');
+    // The settings change restarted the server: let VS Code reconnect, then ask.
+    await editor.startMcpServers({ tool: T('get_session') });
+    await editor.autoApproveTools();
+    assert.equal(await getSession(editor, 'target'), null);
+    assert.equal(await getSession(editor, 'budget'), null);
+  }));
+});
+
+describe('MCC in an untrusted workspace', { timeout: 180_000 }, () => {
+  let editor;
+  let workspace;
+  const step = (name, fn) => withFailureScreenshot(() => editor, name, fn);
+
+  before(async () => {
+    const vsix = await freshVsix();
+    workspace = workspaceCopy();
+    editor = await launchEditor({
+      name: 'mcc-untrusted',
+      vsixOrExtensionDir: vsix,
+      workspaceFolder: workspace,
+      checks,
+      trust: false,
+      settings: { 'mcc.identity.user': OWNER },
+    });
+  });
+
+  after(async () => {
+    await editor?.close();
+    if (workspace) fs.rmSync(workspace, { recursive: true, force: true });
+  });
+
+  test('(9) no workspace tool runs, and the views say why', step('9-untrusted', async () => {
+    assert.equal((await editor.host.workspace()).isTrusted, false);
+    const info = await editor.host.check('mccInfo');
+    assert.deepEqual(info.tools ?? [], [], 'the catalog of an untrusted workspace was loaded');
+    const run = await editor.host.check('runtimeExecute', { key: 'e2e.show_ctx' });
+    assert.equal(run.isError, true, `the tool ran: ${run.text}`);
+    assert.doesNotMatch(run.text, /target=/);
+    // The Tools view's welcome text explains it.
+    await editor.host.executeCommand('mcc.tools.focus');
+    await editor.page.getByText(/This workspace is not trusted/).first().waitFor({ timeout: 15_000 });
+    await editor.screenshot('restricted-mode');
+  }));
+});

@@ -1,0 +1,140 @@
+// The VSIX users install carries what runs and nothing else. Builds it with
+// scripts/package.mjs (the `npm run package` path) unless a VSIX newer than
+// every input is already there, then reads the zip's central directory.
+import { test, describe, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { inflateRawSync } from 'node:zlib';
+
+const root = join(__dirname, '..', '..', '..', '..');
+const target = `${process.platform}-${process.arch}`;
+const vsixPath = join(root, 'dist-vsix', `mcc-vscode-${target}.vsix`);
+const INPUTS = ['dist/extension.js', 'dist/cli.js', 'dist/mcc_runner.py', 'dist/worker.js', 'package.json', '.vscodeignore', 'README.md', 'CHANGELOG.md', 'LICENSE'];
+
+interface ZipEntry {
+  name: string;
+  method: number;
+  compressedSize: number;
+  offset: number;
+}
+
+/** The entries of a zip file, from its central directory (no zip64: a VSIX is small). */
+function zipEntries(buf: Buffer): ZipEntry[] {
+  let eocd = -1;
+  for (let i = buf.length - 22; i >= Math.max(0, buf.length - 65_557); i--) {
+    if (buf.readUInt32LE(i) === 0x06054b50) {
+      eocd = i;
+      break;
+    }
+  }
+  assert.ok(eocd >= 0, 'not a zip file (no end of central directory)');
+  const count = buf.readUInt16LE(eocd + 10);
+  let p = buf.readUInt32LE(eocd + 16);
+  const out: ZipEntry[] = [];
+  for (let n = 0; n < count; n++) {
+    assert.equal(buf.readUInt32LE(p), 0x02014b50, 'bad central directory entry');
+    const method = buf.readUInt16LE(p + 10);
+    const compressedSize = buf.readUInt32LE(p + 20);
+    const nameLen = buf.readUInt16LE(p + 28);
+    const extraLen = buf.readUInt16LE(p + 30);
+    const commentLen = buf.readUInt16LE(p + 32);
+    const offset = buf.readUInt32LE(p + 42);
+    out.push({ name: buf.toString('utf8', p + 46, p + 46 + nameLen), method, compressedSize, offset });
+    p += 46 + nameLen + extraLen + commentLen;
+  }
+  return out;
+}
+
+function entryText(buf: Buffer, e: ZipEntry): string {
+  const nameLen = buf.readUInt16LE(e.offset + 26);
+  const extraLen = buf.readUInt16LE(e.offset + 28);
+  const start = e.offset + 30 + nameLen + extraLen;
+  const data = buf.subarray(start, start + e.compressedSize);
+  return (e.method === 8 ? inflateRawSync(data) : data).toString('utf8');
+}
+
+function isFresh(): boolean {
+  if (!existsSync(vsixPath)) return false;
+  const built = statSync(vsixPath).mtimeMs;
+  return INPUTS.every((f) => !existsSync(join(root, f)) || statSync(join(root, f)).mtimeMs <= built);
+}
+
+void describe('VSIX contents', { timeout: 180_000 }, () => {
+  let buf: Buffer;
+  let entries: ZipEntry[];
+  let files: string[];
+
+  before(() => {
+    if (!isFresh()) {
+      // Builds only when the bundle is missing (npm test builds first).
+      const skip = existsSync(join(root, 'dist', 'extension.js')) ? ['--skip-build'] : [];
+      execFileSync(process.execPath, [join(root, 'scripts', 'package.mjs'), '--target', target, '--json', ...skip], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+    }
+    buf = readFileSync(vsixPath);
+    entries = zipEntries(buf);
+    files = entries.map((e) => e.name).filter((n) => n.startsWith('extension/')).map((n) => n.slice('extension/'.length));
+  });
+
+  void test('carries the bundle, its assets, node-pty runtime files, media and the docs', () => {
+    for (const f of [
+      'package.json',
+      'dist/extension.js',
+      'dist/cli.js',
+      'dist/mcc_runner.py',
+      'dist/worker.js',
+      'media/icon.png',
+      'media/mcc.svg',
+      'media/tools.schema.json',
+      'node_modules/node-pty/package.json',
+      'node_modules/node-pty/lib/index.js',
+      'node_modules/node-pty/lib/unixTerminal.js',
+      'node_modules/node-pty/lib/utils.js',
+      'node_modules/node-pty/build/Release/pty.node',
+    ]) {
+      assert.ok(files.includes(f), `${f} missing from the VSIX`);
+    }
+    // vsce renames the docs: readme.md, changelog.md, LICENSE.txt.
+    for (const re of [/^readme\.md$/i, /^changelog\.md$/i, /^license(\.txt)?$/i]) {
+      assert.ok(files.some((f) => re.test(f)), `no file matching ${re} in the VSIX`);
+    }
+  });
+
+  void test('leaves out sources, tests, maps, TypeScript and dev dependencies', () => {
+    const forbidden: [RegExp, string][] = [
+      [/^src\//, 'src/'],
+      [/^test\//, 'test/'],
+      [/^out\//, 'compiled tests'],
+      [/^examples\//, 'examples'],
+      [/^scripts\//, 'build scripts'],
+      [/\.map$/, 'source maps'],
+      [/\.ts$/, 'TypeScript'],
+      [/(^|\/)tsconfig[^/]*\.json$/, 'tsconfig'],
+      [/(^|\/)\.vscodeignore$|(^|\/)\.gitignore$|eslint\.config/, 'repo config'],
+      [/\.test\.js$/, 'tests of node-pty'],
+      [/^node_modules\/(?!node-pty\/)/, 'bundled dependencies (they are inlined by esbuild)'],
+      [/^node_modules\/node-pty\/(src|deps|third_party|scripts|typings|node-addon-api|prebuilds)\//, 'node-pty sources, other platforms'],
+      [/^node_modules\/node-pty\/binding\.gyp$/, 'node-pty build files'],
+      [/^node_modules\/node-pty\/build\/(?!Release\/(pty\.node|spawn-helper)$)/, 'node-pty build intermediates'],
+      [/(^|\/)(typescript|esbuild|eslint|@eslint|typescript-eslint|@types|fast-check|@vscode\/vsce)\//, 'dev dependencies'],
+      [/(^|\/)tools\.yaml$/, "the repo's sample catalog"],
+      [/\.vsix$/, 'nested VSIX'],
+    ];
+    for (const [re, what] of forbidden) {
+      const hits = files.filter((f) => re.test(f));
+      assert.deepEqual(hits, [], `the VSIX must not contain ${what}`);
+    }
+  });
+
+  void test('is marked for this platform, and its manifest points at the bundle', () => {
+    const manifest = entries.find((e) => e.name === 'extension.vsixmanifest');
+    assert.ok(manifest, 'no extension.vsixmanifest');
+    assert.match(entryText(buf, manifest), new RegExp(`TargetPlatform="${target}"`));
+    const pkgEntry = entries.find((e) => e.name === 'extension/package.json');
+    assert.ok(pkgEntry);
+    const pkg = JSON.parse(entryText(buf, pkgEntry)) as { main: string; publisher: string; name: string };
+    assert.equal(pkg.main, './dist/extension.js');
+    assert.equal(`${pkg.publisher}.${pkg.name}`, 'mcc.mcc-vscode');
+  });
+});
