@@ -202,7 +202,11 @@ describe('MCC in a real VS Code (trusted workspace)', { timeout: 420_000 }, () =
   test("(6) Edit Value in the view's context menu is what the next get_session returns", step('6-edit', async () => {
     const row = await rowLocator(editor, 'mcc.sessions', 'budget');
     await row.click({ button: 'right' });
-    await editor.page.getByRole('menuitem', { name: 'Edit Value' }).first().click();
+    // VS Code draws its context menu in a shadow root; CSS locators pierce it.
+    const item = editor.page.locator('.monaco-menu .action-item:not(.disabled) .action-label', { hasText: /^Edit Value$/ });
+    await item.first().waitFor({ state: 'visible' });
+    await editor.screenshot('sessions-context-menu');
+    await item.first().click();
     const input = editor.page.locator('.quick-input-widget input.input');
     await input.waitFor({ state: 'visible' });
     assert.equal(await input.inputValue(), '1000');
@@ -293,6 +297,18 @@ describe('MCC in an untrusted workspace', { timeout: 180_000 }, () => {
     const run = await editor.host.check('runtimeExecute', { key: 'e2e.show_ctx' });
     assert.equal(run.isError, true, `the tool ran: ${run.text}`);
     assert.doesNotMatch(run.text, /target=/);
+    // Through VS Code's MCP client too, when it starts servers in Restricted Mode.
+    let live = [];
+    try {
+      live = await editor.startMcpServers({ tool: T('execute'), timeoutMs: 15_000 });
+    } catch { /* VS Code did not start it: nothing can run through MCP either */ }
+    if (live.some((t) => t.name === T('execute'))) {
+      await editor.autoApproveTools();
+      const { result } = await editor.invokeTool(T('execute'), { key: 'e2e.show_ctx', params: {} });
+      assert.doesNotMatch(result.text, /target=|e2e-terminal-marker/, 'the workspace tool ran through MCP');
+      const { result: listed } = await editor.invokeTool(T('describe_tools'), {});
+      assert.doesNotMatch(listed.text, /show_ctx|bump/, 'describe_tools lists workspace tools');
+    }
     // The Tools view's welcome text explains it.
     await editor.host.executeCommand('mcc.tools.focus');
     await editor.page.getByText(/This workspace is not trusted/).first().waitFor({ timeout: 15_000 });
