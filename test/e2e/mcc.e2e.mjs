@@ -290,19 +290,18 @@ describe('MCC in an untrusted workspace', { timeout: 180_000 }, () => {
     if (workspace) fs.rmSync(workspace, { recursive: true, force: true });
   });
 
-  test('(9) no workspace tool runs, and the views say why', step('9-untrusted', async () => {
+  test('(9) no workspace tool runs, and the views say why', step('9-untrusted', async (t) => {
     assert.equal((await editor.host.workspace()).isTrusted, false);
     const info = await editor.host.check('mccInfo');
     assert.deepEqual(info.tools ?? [], [], 'the catalog of an untrusted workspace was loaded');
     const run = await editor.host.check('runtimeExecute', { key: 'e2e.show_ctx' });
     assert.equal(run.isError, true, `the tool ran: ${run.text}`);
     assert.doesNotMatch(run.text, /target=/);
-    // Through VS Code's MCP client too, when it starts servers in Restricted Mode.
-    let live = [];
-    try {
-      live = await editor.startMcpServers({ tool: T('execute'), timeoutMs: 15_000 });
-    } catch { /* VS Code did not start it: nothing can run through MCP either */ }
-    if (live.some((t) => t.name === T('execute'))) {
+    // Through VS Code's MCP client too, if it starts servers in Restricted Mode
+    // (code-server 1.139 did not: startServer waits for trust, tools stay absent).
+    const { outcome, tools: live } = await editor.host.check('startServersBriefly', { waitMs: 10_000 });
+    t.diagnostic(`startServer in Restricted Mode: ${outcome}; live MCC tools: ${live.join(', ') || 'none'}`);
+    if (live.includes(T('execute'))) {
       await editor.autoApproveTools();
       const { result } = await editor.invokeTool(T('execute'), { key: 'e2e.show_ctx', params: {} });
       assert.doesNotMatch(result.text, /target=|e2e-terminal-marker/, 'the workspace tool ran through MCP');

@@ -40,6 +40,12 @@ module.exports = {
     const a = await api(vscode);
     return a.runtime.execute(a.owner, a.sessionKey, key, params ?? {});
   },
+  /** Asks VS Code to start the MCP servers, waiting at most waitMs; returns the live mcp_mcc_ tools. */
+  async startServersBriefly(vscode, { waitMs = 10000 }) {
+    const started = Promise.resolve(vscode.commands.executeCommand('workbench.mcp.startServer', '*', { waitForLiveTools: true, autoTrustChanges: true })).then(() => 'returned', (e) => `failed: ${e?.message ?? e}`);
+    const outcome = await Promise.race([started, new Promise((r) => setTimeout(() => r('still waiting'), waitMs))]);
+    return { outcome, tools: vscode.lm.tools.filter((t) => t.name.startsWith('mcp_mcc_')).map((t) => t.name) };
+  },
   async terminals(vscode) {
     return vscode.window.terminals.map((t) => t.name);
   },
