@@ -40,13 +40,17 @@ test('SIGTERM during a run kills the tool and exits 0', async () => {
 
 test('--stdio serves one client over stdin/stdout', async () => {
   const dir = tempDir();
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [CLI, 'serve', '--stdio', '--tools', TOOLS, '--state', join(dir, 's.json'), '--user', 'stdio-user', '--session-key', 'fixed'],
-    stderr: 'pipe',
-  });
-  const client = new Client({ name: 'stdio-test', version: '1' });
-  await client.connect(transport);
+  const connectStdio = async (): Promise<Client> => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, 'serve', '--stdio', '--tools', TOOLS, '--state', join(dir, 's.json'), '--user', 'stdio-user', '--session-key', 'fixed'],
+      stderr: 'pipe',
+    });
+    const c = new Client({ name: 'stdio-test', version: '1' });
+    await c.connect(transport);
+    return c;
+  };
+  const client = await connectStdio();
   const names = (await client.listTools()).tools.map((t) => t.name).sort();
   assert.deepEqual(names, ['describe_tools', 'execute', 'get_session', 'search', 'set_session']);
   assert.equal(await okText(client, 'get_session', { name: 'user' }), '"stdio-user"');
@@ -54,13 +58,7 @@ test('--stdio serves one client over stdin/stdout', async () => {
   assert.equal(await okText(client, 'execute', { key: 'public.public_hello' }), 'hello\n');
   await client.close();
   // The same --state and --session-key resume the bucket.
-  const t2 = new StdioClientTransport({
-    command: process.execPath,
-    args: [CLI, 'serve', '--stdio', '--tools', TOOLS, '--state', join(dir, 's.json'), '--user', 'stdio-user', '--session-key', 'fixed'],
-    stderr: 'pipe',
-  });
-  const c2 = new Client({ name: 'stdio-test', version: '1' });
-  await c2.connect(t2);
+  const c2 = await connectStdio();
   assert.equal(await okText(c2, 'get_session', { name: 'kept' }), '[1,2]');
   await c2.close();
 });

@@ -1,7 +1,6 @@
 // Fakes for the extension's pure half: a Memento with asynchronous writes
 // (so tests see whether writes are awaited) and a settable clock.
 import type { MementoLike } from '../../../src/extension/memento-storage';
-import type { Clock } from '../../../src/core/host';
 
 export class FakeMemento implements MementoLike {
   readonly data = new Map<string, unknown>();
@@ -32,12 +31,5 @@ export class FakeMemento implements MementoLike {
   }
 }
 
-export class FakeClock implements Clock {
-  constructor(public t = 1_700_000_000_000) {}
-  now(): number {
-    return this.t;
-  }
-  advance(ms: number): void {
-    this.t += ms;
-  }
-}
+// The settable clock is shared with the session store's tests.
+export { FakeClock } from '../session/helpers';
