@@ -2,6 +2,23 @@
 // `vscode` is provided by the editor, so both stay external.
 import { build } from 'esbuild';
 import { cpSync, mkdirSync, existsSync } from 'node:fs';
+import { relative, sep } from 'node:path';
+
+// The core and the CLI must run without an editor: the build fails when
+// anything under them resolves `vscode` (lint says so too, but a build that
+// succeeds would ship a CLI that crashes at start).
+const pureCore = {
+  name: 'pure-core',
+  setup(b) {
+    b.onResolve({ filter: /^vscode$/ }, (args) => {
+      const rel = relative(process.cwd(), args.importer).split(sep).join('/');
+      if (rel.startsWith('src/core/') || rel.startsWith('src/cli/')) {
+        return { errors: [{ text: `${rel} imports 'vscode': src/core and src/cli must not depend on the editor` }] };
+      }
+      return { path: 'vscode', external: true };
+    });
+  },
+};
 
 const common = {
   bundle: true,
@@ -9,7 +26,8 @@ const common = {
   target: 'node20',
   format: 'cjs',
   sourcemap: true,
-  external: ['vscode', 'node-pty'],
+  external: ['node-pty'],
+  plugins: [pureCore],
   logLevel: 'warning',
 };
 

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { parseServeArgs, UsageError, USAGE, type ServeArgs } from './args';
 import { stderrLogger, runEventLogger } from './stderr-logger';
-import { Authenticator } from '../core/http/authenticator';
+import { AuthConfigError, Authenticator } from '../core/http/authenticator';
 import { loadUsersFile, type UsersConfig } from '../core/http/users-file';
 import { startHttpServer } from '../core/http/http-server';
 import { createServer } from '../core/server/create-server';
@@ -20,8 +20,13 @@ async function serve(args: ServeArgs): Promise<void> {
   }
   const users: UsersConfig | undefined = args.users ? await loadUsersFile(args.users) : undefined;
   const owner: Principal = { user: args.user, email: args.email, groups: args.groups, grants: [] };
-  if (users?.users.some((u) => u.principal.user === owner.user)) {
-    throw new UsageError(`the users file defines '${owner.user}', which is the owner's name; pick another --user or rename it`);
+  const token = process.env.MCC_TOKEN || randomBytes(32).toString('base64url');
+  let authenticator: Authenticator;
+  try {
+    authenticator = new Authenticator({ token, principal: owner }, users);
+  } catch (e) {
+    if (e instanceof AuthConfigError) throw new UsageError(`${e.message} (--user, --users, $MCC_TOKEN)`);
+    throw e;
   }
 
   const { runtime, store, fnResolver } = await openRuntime({
@@ -35,7 +40,7 @@ async function serve(args: ServeArgs): Promise<void> {
     logger,
     events: runEventLogger(logger),
     onAudit: (a) =>
-      logger.info(`call ${a.user} ${a.sessionKey.slice(0, 8)} ${a.toolKey} ${JSON.stringify(a.params)} -> ${a.code} (${a.durationMs} ms)`),
+      logger.info(`call ${a.user} ${a.sessionKey.slice(0, 8)} ${a.toolKey} ${JSON.stringify(a.params)} -> ${a.code} (${a.durationMs} ms)${a.error ? `: ${a.error}` : ''}`),
   });
   const catalog = new CatalogSource(args.tools, { logger, fnResolver, onLoad: (c) => runtime.setCatalog(c) });
   await catalog.load();
@@ -53,10 +58,9 @@ async function serve(args: ServeArgs): Promise<void> {
     logger.info(`serving ${runtime.getCatalog().tools.size} tools over stdio as ${owner.user}`);
     stop = () => server.close();
   } else {
-    const token = process.env.MCC_TOKEN || randomBytes(32).toString('base64url');
     const http = await startHttpServer({
       runtime,
-      authenticator: new Authenticator({ token, principal: owner }, users),
+      authenticator,
       host: args.host,
       port: args.port,
       logger,
@@ -72,8 +76,12 @@ async function serve(args: ServeArgs): Promise<void> {
     stopping = true;
     logger.info(`${signal}: stopping`);
     catalog.dispose();
-    stop()
-      .then(() => runtime.shutdown())
+    // Tools first, so running calls still get their (cancelled) answer; then
+    // the transports; then a last flush for writes that landed meanwhile.
+    runtime
+      .shutdown()
+      .then(() => stop())
+      .then(() => store.flush())
       .then(() => {
         store.dispose();
         process.exit(0);

@@ -16,17 +16,26 @@ import type { SessionStoreApi } from './session/types';
 import { fail, ok, type ToolCallResult } from './tool-result';
 import { formatRunFailure } from './run-failure';
 
+/** One line of the audit log: every tool call, refused ones included. */
 export interface AuditEntry {
   at: number;
   user: string;
   sessionKey: string;
+  /** The catalog tool's key for execute; else the MCP tool's name (set_session, search…). */
   toolKey: string;
-  /** Params as validated, with override values masked. */
+  /** Params as validated with overrides masked (execute), or what identifies the call. */
   params: Record<string, unknown>;
   durationMs: number;
-  /** The run's return code, or 'error' when nothing ran. */
+  /** The run's return code; 0 for a successful non-run call; 'error' when nothing ran. */
   code: number | 'error';
+  /** Why the call was refused or failed before running (its first line). */
   error?: string;
+}
+
+interface RunResult {
+  result: ToolCallResult;
+  code: number | 'error';
+  params: Record<string, unknown>;
 }
 
 export interface RuntimeOptions {
@@ -54,11 +63,17 @@ export class Runtime {
   private readonly logger: Logger;
   private readonly clock: Clock;
   private closed = false;
+  private readonly idleWaiters: Array<() => void> = [];
   readonly onDidChangeCatalog = this.catalogChanged.event;
 
   constructor(private readonly opts: RuntimeOptions) {
     this.logger = opts.logger ?? silentLogger;
     this.clock = opts.clock ?? systemClock;
+  }
+
+  /** The runtime's clock, for timing calls measured outside it. */
+  now(): number {
+    return this.clock.now();
   }
 
   get store(): SessionStoreApi {
@@ -117,38 +132,54 @@ export class Runtime {
     return ok(`Set '${name as string}'.`);
   }
 
-  /** Validates and runs one catalog tool as the principal, in the principal's bucket. */
+  /** Validates and runs one catalog tool as the principal, in the principal's bucket; audited. */
   async execute(p: Principal, sessionKey: string, key: unknown, rawParams: unknown, call: CallOptions = {}): Promise<ToolCallResult> {
     const started = this.clock.now();
-    const gateReason = this.opts.gate?.();
-    if (gateReason) return fail(gateReason);
-    if (typeof key !== 'string' || key === '') return fail("execute needs a tool 'key' (see search or describe_tools).");
-    const tool = this.catalog.tools.get(key);
-    if (!tool) return fail(`Unknown tool '${key}'. Use search or describe_tools to find the tools you can run.`);
-    if (!canAccess(p, tool)) return fail(`Unauthorized: user '${p.user}' may not run '${key}'.`);
-    const params = parseParamsArgument(rawParams);
-    if (typeof params === 'string') return fail(params);
-    const validated = validateParams(tool, params);
-    if (!validated.ok) return fail(`Invalid parameters for '${key}': ${validated.error}`);
+    const run = await this.runCatalogTool(p, sessionKey, key, rawParams, call);
+    this.recordCall(p, sessionKey, typeof key === 'string' ? key : 'execute', run.params, started, run.result, run.code);
+    return run.result;
+  }
 
-    const audit = (code: number | 'error', error?: string): void =>
-      this.opts.onAudit?.({
-        at: started,
-        user: p.user,
-        sessionKey,
-        toolKey: key,
-        params: maskOverrides(tool, validated.params),
-        durationMs: this.clock.now() - started,
-        code,
-        ...(error ? { error } : {}),
-      });
+  /** Writes one audit entry for a call that has finished. */
+  recordCall(
+    p: Principal,
+    sessionKey: string,
+    toolKey: string,
+    params: Record<string, unknown>,
+    started: number,
+    result: ToolCallResult,
+    code: number | 'error' = result.isError ? 'error' : 0,
+  ): void {
+    const error = code === 'error' && result.isError ? result.text.split('\n')[0] : undefined;
+    this.opts.onAudit?.({
+      at: started,
+      user: p.user,
+      sessionKey,
+      toolKey,
+      params,
+      durationMs: this.clock.now() - started,
+      code,
+      ...(error ? { error } : {}),
+    });
+  }
+
+  private async runCatalogTool(p: Principal, sessionKey: string, key: unknown, rawParams: unknown, call: CallOptions): Promise<RunResult> {
+    const refused = (text: string, params: Record<string, unknown> = {}): RunResult => ({ result: fail(text), code: 'error', params });
+    const gateReason = this.opts.gate?.();
+    if (gateReason) return refused(gateReason);
+    if (typeof key !== 'string' || key === '') return refused("execute needs a tool 'key' (see search or describe_tools).");
+    const tool = this.catalog.tools.get(key);
+    if (!tool) return refused(`Unknown tool '${key}'. Use search or describe_tools to find the tools you can run.`);
+    if (!canAccess(p, tool)) return refused(`Unauthorized: user '${p.user}' may not run '${key}'.`);
+    const params = parseParamsArgument(rawParams);
+    if (typeof params === 'string') return refused(params);
+    const validated = validateParams(tool, params);
+    if (!validated.ok) return refused(`Invalid parameters for '${key}': ${validated.error}`, { ...params });
+    const masked = maskOverrides(tool, validated.params);
 
     const executor = tool.kind === 'exec' ? this.opts.executors.exec : this.opts.executors.fn;
-    if (!executor) {
-      audit('error', 'function tools are not available');
-      return fail(`'${key}' is a function tool, and this server has no function-tool runtime.`);
-    }
-    if (this.closed) return fail('The server is shutting down.');
+    if (!executor) return refused(`'${key}' is a function tool, and this server has no function-tool runtime.`, masked);
+    if (this.closed) return refused('The server is shutting down.', masked);
 
     await this.opts.store.touch(p.user, sessionKey, call.clientName);
     const snapshot = this.storeView(p, sessionKey);
@@ -170,19 +201,19 @@ export class Runtime {
         const wb = await this.opts.store.writeBack(p.user, sessionKey, snapshot, outcome.contextOut);
         if (!wb.applied) this.logger.warn(`write-back of '${key}' for ${p.user} rejected: ${wb.reason}`);
       }
-      audit(outcome.code);
-      if (outcome.code !== 0) return formatRunFailure(key, outcome);
-      if (tool.kind === 'fn') return ok(typeof outcome.value === 'string' ? outcome.value : JSON.stringify(outcome.value ?? null));
-      return ok(outcome.stdout);
+      const done = (result: ToolCallResult): RunResult => ({ result, code: outcome.code, params: masked });
+      if (outcome.code !== 0) return done(formatRunFailure(key, outcome));
+      if (tool.kind === 'fn') return done(ok(typeof outcome.value === 'string' ? outcome.value : JSON.stringify(outcome.value ?? null)));
+      return done(ok(outcome.stdout));
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
-      audit('error', message);
-      if (e instanceof ToolInputError) return fail(`'${key}' did not run: ${message}`);
+      if (e instanceof ToolInputError) return refused(`'${key}' did not run: ${message}`, masked);
       this.logger.error(`tool '${key}' crashed: ${e instanceof Error ? (e.stack ?? message) : message}`);
-      return fail(`'${key}' failed inside the runtime: ${message}`);
+      return refused(`'${key}' failed inside the runtime: ${message}`, masked);
     } finally {
       this.running.delete(runId);
       call.signal?.removeEventListener('abort', onAbort);
+      if (this.running.size === 0) for (const notify of this.idleWaiters.splice(0)) notify();
     }
   }
 
@@ -193,10 +224,15 @@ export class Runtime {
     return abort !== undefined;
   }
 
-  /** Cancels running tools and stops the executors. */
+  /**
+   * Cancels running tools, waits until every call has produced its answer
+   * (so transports can still deliver it), then stops the executors.
+   */
   async shutdown(): Promise<void> {
     this.closed = true;
+    const idle = this.running.size === 0 ? Promise.resolve() : new Promise<void>((r) => this.idleWaiters.push(r));
     for (const a of this.running.values()) a.abort(new Error('server shutting down'));
+    await idle;
     await Promise.all([this.opts.executors.exec.dispose?.(), this.opts.executors.fn?.dispose?.()]);
     await this.opts.store.flush();
     this.catalogChanged.dispose();

@@ -48,11 +48,26 @@ export async function activate(context: vscode.ExtensionContext): Promise<MccApi
   const catalog = new CatalogController(server, diagnostics, settings, () => trust.trusted, logger);
   sub(terminals, diagnostics, catalog);
 
-  const ready = (async () => {
-    await server.start();
-    catalog.watch();
-    await catalog.reload();
-  })();
+  // The catalog is watched from the start and loaded whenever the server
+  // reaches 'running' (first start, restart, a retry after a failed start),
+  // so a failed first start does not leave it unloaded for good.
+  catalog.watch();
+  let loaded: Promise<void> | undefined;
+  const loadCatalog = (): Promise<void> => (loaded = catalog.reload());
+  sub(toDisposable(server.onDidChangeState((s) => {
+    if (s === 'running') loadCatalog().catch((e: unknown) => logger.error(`catalog load failed: ${String(e)}`));
+  })));
+  /** Starts or restarts the server; if that fails, the catalog still loads (its diagnostics show). */
+  const startWith = async (step: () => Promise<void>): Promise<void> => {
+    try {
+      await step();
+    } catch (e) {
+      await loadCatalog().catch(() => undefined);
+      throw e;
+    }
+    await loaded;
+  };
+  const ready = startWith(() => server.start());
   ready.catch((e: unknown) => {
     void vscode.window.showErrorMessage(`MCC: the MCP server failed to start: ${e instanceof Error ? e.message : String(e)}`, 'Show Logs').then((a) => {
       if (a) log.show();
@@ -74,7 +89,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<MccApi
       logger.info('workspace trusted: loading its tools');
       sessions.updateMessage();
       // A restart also reads the users file, which is skipped while untrusted.
-      void server.restart().then(() => catalog.reload()).catch((e: unknown) => logger.error(`start after trust failed: ${String(e)}`));
+      void startWith(() => server.restart()).catch((e: unknown) => logger.error(`start after trust failed: ${String(e)}`));
     }),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('mcc.catalogs')) {
@@ -83,7 +98,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<MccApi
       }
       if (SERVER_SETTINGS.some((s) => e.affectsConfiguration(s))) {
         logger.info('server settings changed: restarting');
-        void server.restart().catch((err: unknown) => logger.error(`restart failed: ${String(err)}`));
+        // Nothing here can be applied to a live store or authenticator, so the
+        // server restarts (on the same port); reaching 'running' bumps the
+        // definition's version, so VS Code reconnects.
+        void startWith(() => server.restart()).catch((err: unknown) => logger.error(`restart failed: ${String(err)}`));
       }
     }),
     vscode.workspace.onDidChangeWorkspaceFolders(() => {

@@ -3,6 +3,7 @@
 import type { LogOutputChannel } from 'vscode';
 import type { Logger } from '../core/host';
 import type { AuditEntry } from '../core/runtime';
+import { shortKey } from './value-format';
 
 export function channelLogger(channel: Pick<LogOutputChannel, 'info' | 'warn' | 'error' | 'debug'>): Logger {
   return {
@@ -18,5 +19,5 @@ export function formatAudit(a: AuditEntry): string {
   const params = JSON.stringify(a.params);
   const shown = params.length > 500 ? `${params.slice(0, 499)}…` : params;
   const err = a.error ? ` (${a.error})` : '';
-  return `call ${a.user} session=${a.sessionKey.slice(0, 8)} ${a.toolKey} ${shown} -> ${a.code}${err} in ${a.durationMs} ms`;
+  return `call ${a.user} session=${shortKey(a.sessionKey)} ${a.toolKey} ${shown} -> ${a.code}${err} in ${a.durationMs} ms`;
 }

@@ -50,6 +50,8 @@ export class ServerHost {
   private storeSub: { dispose(): void } | undefined;
   private transition: Promise<void> = Promise.resolve();
   private stateValue: ServerState = 'stopped';
+  /** The port of the last server, reused by a restart while mcc.server.port is 0. */
+  private lastPort: number | undefined;
   private lastErrorValue: string | undefined;
   private readonly stateChanged = new Emitter<ServerState>();
   private readonly storeChanged = new Emitter<StoreChange>();
@@ -148,6 +150,7 @@ export class ServerHost {
       if (this.catalog) opened.runtime.setCatalog(this.catalog);
       const authenticator = new Authenticator({ token: this.token, principal: s.owner }, users);
       const http = await this.listen(opened.runtime, authenticator, s.port);
+      this.lastPort = http.port;
       this.storeSub = opened.store.onDidChange((c) => this.storeChanged.fire(c));
       this.current = { ...opened, http, owner: s.owner, ...(users ? { users } : {}) };
       this.lastErrorValue = undefined;
@@ -162,13 +165,22 @@ export class ServerHost {
     }
   }
 
-  private async listen(runtime: Runtime, authenticator: Authenticator, port: number): Promise<McpHttpServer> {
+  /**
+   * Listens on the configured port; with port 0, on the previous server's
+   * port if there was one (a restart keeps the URL that copied configs and
+   * VS Code's MCP client hold), else on a free one. A taken port falls back
+   * to a free one: said out loud for a configured port, only logged for a
+   * reused one.
+   */
+  private async listen(runtime: Runtime, authenticator: Authenticator, configured: number): Promise<McpHttpServer> {
     const logger = this.opts.logger;
+    const port = configured !== 0 ? configured : (this.lastPort ?? 0);
     try {
       return await startHttpServer({ runtime, authenticator, host: '127.0.0.1', port, logger });
     } catch (e) {
       if (port === 0 || (e as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw e;
-      this.opts.warn(`MCC: port ${port} is in use; the server uses a free port instead (see mcc.server.port).`);
+      if (configured !== 0) this.opts.warn(`MCC: port ${port} is in use; the server uses a free port instead (see mcc.server.port).`);
+      else logger.info(`port ${port} of the previous server is taken; using a free port`);
       return startHttpServer({ runtime, authenticator, host: '127.0.0.1', port: 0, logger });
     }
   }

@@ -9,7 +9,7 @@ import type { BucketNode, EntryNode, SessionNode } from './sessions-model';
 import { sessionJson } from './sessions-model';
 import type { ServerHost } from './server-host';
 import type { SessionsTree } from './sessions-tree';
-import { parseValueInput, prettyJson, valueToInput } from './value-format';
+import { parseValueInput, prettyJson, shortKey, VALUE_PROMPT, valueToInput } from './value-format';
 
 interface Target {
   user: string;
@@ -79,7 +79,7 @@ export function registerSessionCommands(host: ServerHost, tree: SessionsTree, se
       if (!s) return;
       const target: Target = node ? { user: node.bucket.user, sessionKey: node.bucket.sessionKey } : own();
       const answer = await vscode.window.showWarningMessage(
-        `Clear ${target.user}'s session ${target.sessionKey.slice(0, 8)}? All of its variables are removed.`,
+        `Clear ${target.user}'s session ${shortKey(target.sessionKey)}? All of its variables are removed.`,
         { modal: true },
         'Clear Session',
       );
@@ -106,7 +106,7 @@ export function registerSessionCommands(host: ServerHost, tree: SessionsTree, se
 async function askValue(title: string, initial: string): Promise<{ value: unknown } | undefined> {
   const text = await vscode.window.showInputBox({
     title,
-    prompt: 'A JSON value: "text", 42, true, null, [1, 2] or {"k": "v"}. A bare word is taken as a string.',
+    prompt: VALUE_PROMPT,
     value: initial,
     ignoreFocusOut: true,
     validateInput: (v) => {

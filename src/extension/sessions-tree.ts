@@ -29,7 +29,9 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscod
 
   refresh(): void {
     this.updateMessage();
-    void vscode.commands.executeCommand('setContext', 'mcc.sessionCount', this.host.store?.list().length ?? 0);
+    const count = this.host.store?.list().length ?? 0;
+    void vscode.commands.executeCommand('setContext', 'mcc.sessionCount', count);
+    void vscode.commands.executeCommand('setContext', 'mcc.hasSessions', count > 0);
     this.changed.fire(undefined);
   }
 
@@ -42,8 +44,14 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscod
     }, 50);
   }
 
+  /**
+   * An empty view shows its viewsWelcome (package.json, by `when` on
+   * isWorkspaceTrusted), which a message would hide. Only when there are
+   * rows, so no welcome can show, does Restricted Mode say why as a message.
+   */
   updateMessage(): void {
-    this.view.message = this.trusted() ? undefined : `${UNTRUSTED_REASON} Session variables still work.`;
+    const hasRows = (this.host.store?.list().length ?? 0) > 0;
+    this.view.message = this.trusted() || !hasRows ? undefined : `${UNTRUSTED_REASON} Session variables still work.`;
   }
 
   input(): SessionsInput {

@@ -2,6 +2,7 @@
 // output as the program wrote it, and a footer with exit code and duration.
 // ANSI colours only; the Pseudoterminal needs CRLF line ends.
 import type { RunEvent } from '../core/runner/types';
+import { shortKey } from './value-format';
 
 const RESET = '\x1b[0m';
 const DIM = '\x1b[2m';
@@ -17,7 +18,7 @@ export function toCrlf(text: string): string {
 }
 
 export function formatStarted(e: Extract<RunEvent, { type: 'started' }>): string {
-  const who = `${e.caller.user} · ${e.caller.sessionKey.slice(0, 8)}`;
+  const who = `${e.caller.user} · ${shortKey(e.caller.sessionKey)}`;
   const head = `${BOLD}${CYAN}▶ ${e.toolKey}${RESET} ${DIM}(${who} · ${e.mode} · ${new Date(e.at).toLocaleTimeString()})${RESET}`;
   const cmd = toCrlf(e.command.replace(/\s+$/, '')).split('\r\n').map((l, i) => `${DIM}${i === 0 ? '$' : '>'} ${l}${RESET}`).join('\r\n');
   return `${head}\r\n${cmd}\r\n`;
@@ -35,10 +36,27 @@ export function formatExited(e: Extract<RunEvent, { type: 'exited' }>, needsNewl
   const ok = e.code === 0;
   const colour = ok ? GREEN : RED;
   const mark = ok ? '✔' : '✖';
-  const what = e.code === -1 && e.error ? 'timeout' : `exit ${e.code}`;
+  const what = exitLabel(e);
   const extra = [formatDuration(e.durationMs), e.cached ? 'cached' : undefined].filter(Boolean).join(' · ');
   const err = e.error ? ` ${DIM}— ${e.error}${RESET}` : '';
   return `${needsNewline ? '\r\n' : ''}${colour}${mark} ${what}${RESET} ${DIM}(${extra})${RESET}${err}\r\n\r\n`;
+}
+
+/**
+ * What ended a run. The runner reports code -1 for every run it stopped or
+ * never started; its error text says which (exec-executor's stop notes:
+ * "timeout after 5s", "cancelled", "cancelled: the server is shutting down",
+ * each maybe followed by " (in the transform)").
+ */
+export function exitLabel(e: Pick<Extract<RunEvent, { type: 'exited' }>, 'code' | 'error'>): string {
+  if (e.code !== -1 || !e.error) return `exit ${e.code}`;
+  const err = e.error.trim();
+  if (/^timeout after\b/i.test(err)) return 'timeout';
+  if (/^cancelled: the server is shutting down/i.test(err)) return 'stopped';
+  if (/^cancelled\b/i.test(err)) return 'cancelled';
+  if (/^the run failed inside the runtime/i.test(err)) return 'failed';
+  // Anything else stopped it before it ran (bad input, shutting down, spawn errors).
+  return 'failed to start';
 }
 
 export function formatCancelRequest(): string {

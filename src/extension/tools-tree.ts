@@ -27,10 +27,15 @@ export class ToolsTree implements vscode.TreeDataProvider<ToolsNode>, vscode.Dis
   refresh(): void {
     const c = this.catalog.catalog;
     const errors = c.diagnostics.filter((d) => d.severity === 'error').length;
-    if (!this.trusted()) this.view.message = UNTRUSTED_REASON;
-    else if (errors > 0) this.view.message = `The catalog has ${errors} error(s): see the Problems panel.`;
-    else this.view.message = undefined;
+    // An empty view shows its viewsWelcome (untrusted, no catalog, catalog
+    // errors: by `when` on these keys), which a message would hide. A message
+    // only for what no welcome can say: errors next to tools that did load.
+    void vscode.commands.executeCommand('setContext', 'mcc.catalogErrors', errors > 0);
     void vscode.commands.executeCommand('setContext', 'mcc.toolCount', c.tools.size);
+    const hasRows = c.tools.size > 0;
+    if (hasRows && !this.trusted()) this.view.message = UNTRUSTED_REASON;
+    else if (hasRows && errors > 0) this.view.message = `The catalog has ${errors} error(s): see the Problems panel.`;
+    else this.view.message = undefined;
     this.changed.fire(undefined);
   }
 

@@ -31,20 +31,28 @@ export function prettyJson(v: unknown): string {
 export type ParsedValue = { ok: true; value: unknown } | { ok: false; error: string };
 
 /**
- * The edit box takes JSON. Text that is not JSON but reads as a bare word
- * (no quotes, brackets or braces) is taken as a string, so typing
- * 10.0.0.5 stores "10.0.0.5" while 1000 stores the number.
+ * The edit box takes JSON, strictly: text is stored only when it parses,
+ * so a typo of a literal (`tru`, `nul`, `1O00`) is refused instead of
+ * silently becoming a string. A string is entered quoted ("10.0.0.5"); the
+ * error message shows how, with the user's own text.
  */
 export function parseValueInput(text: string): ParsedValue {
   const t = text.trim();
-  if (t === '') return { ok: false, error: 'Enter a JSON value, e.g. "text", 42, true, [1, 2] or {"a": 1}.' };
+  if (t === '') return { ok: false, error: `Enter a JSON value: ${JSON_EXAMPLES}.` };
   try {
     return { ok: true, value: JSON.parse(t) as unknown };
   } catch (e) {
-    if (!/^["'[{]/.test(t)) return { ok: true, value: t };
-    return { ok: false, error: `Not valid JSON: ${(e as Error).message}` };
+    const why = `Not valid JSON (${(e as Error).message.replace(/\.$/, '')}).`;
+    if (/^'.*'$/s.test(t)) return { ok: false, error: `${why} JSON strings use double quotes: ${JSON.stringify(t.slice(1, -1))}` };
+    if (!/^["[{]/.test(t)) return { ok: false, error: `${why} To store it as text, put it in double quotes: ${JSON.stringify(t)}` };
+    return { ok: false, error: why };
   }
 }
+
+const JSON_EXAMPLES = '"text" (strings in double quotes), 42, true, null, [1, 2] or {"k": "v"}';
+
+/** The edit box's prompt. */
+export const VALUE_PROMPT = `A JSON value: ${JSON_EXAMPLES}.`;
 
 /** The edit box's starting text for a value: its JSON. */
 export function valueToInput(v: unknown): string {
@@ -75,8 +83,18 @@ export function formatSpan(ms: number): string {
   return `${Math.floor(h / 24)}d`;
 }
 
+/** Prefixes that carry no information among keys of one kind (the editor's own keys are vscode-<hex>). */
+const KNOWN_KEY_PREFIXES = ['vscode-'];
+
+/**
+ * A session key as the UI, the terminals and the log show it: the known
+ * prefix dropped and 8 characters of the random part kept, so two keys
+ * tell apart (`vscode-0123456789abcdef` → `01234567…`). Short keys as they are.
+ */
 export function shortKey(sessionKey: string): string {
-  return sessionKey.length <= 10 ? sessionKey : `${sessionKey.slice(0, 8)}…`;
+  const prefix = KNOWN_KEY_PREFIXES.find((p) => sessionKey.startsWith(p) && sessionKey.length > p.length);
+  const rest = prefix ? sessionKey.slice(prefix.length) : sessionKey;
+  return rest.length <= 10 ? rest : `${rest.slice(0, 8)}…`;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

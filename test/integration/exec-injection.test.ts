@@ -97,4 +97,24 @@ describe('exec tools receive the session store', () => {
     assert.match(text(r), /Unknown tool 'test\.nope'/);
     await c.close();
   });
+
+  test('every call is audited, refusals included, session values never', async () => {
+    const c = await connect(h, { sessionKey: 'audit-me' });
+    await okText(c, 'set_session', { name: 'api_token', value: 'very-secret-value' });
+    await okText(c, 'get_session', { name: 'api_token' });
+    await call(c, 'execute', { key: 'test.no_such_tool' });
+    await call(c, 'execute', { key: 'test.echo_args', params: { word: 'w', n: 'x' } });
+    await okText(c, 'search', { query: 'echo' });
+    await okText(c, 'describe_tools');
+    await c.close();
+    const expected = ['set_session {"name":"api_token"} -> 0', 'get_session {"name":"api_token"} -> 0', 'test.no_such_tool {} -> error', 'test.echo_args {"word":"w","n":"x"} -> error', 'search {"query":"echo"} -> 0', 'describe_tools {} -> 0'];
+    const auditLines = (): string[] => h.stderr().split('\n').filter((l) => / call carol audit-me /.test(l));
+    // stderr reaches us asynchronously: wait for the last line.
+    for (let i = 0; i < 50 && !auditLines().some((l) => l.includes(expected[5])); i++) await new Promise((r) => setTimeout(r, 40));
+    const lines = auditLines();
+    for (const what of expected) {
+      assert.ok(lines.some((l) => l.includes(what)), `no audit line with ${what} in:\n${lines.join('\n')}`);
+    }
+    assert.doesNotMatch(h.stderr(), /very-secret-value/);
+  });
 });

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { CLI, FIXTURES, call, connect, okText, startServe, tempDir } from './serve-process';
+import { CLI, FIXTURES, call, connect, okText, startServe, tempDir, text } from './serve-process';
 
 const TOOLS = join(FIXTURES, 'tools.yaml');
 
@@ -24,7 +24,7 @@ test('SIGTERM during a run kills the tool and exits 0', async () => {
   const pidfile = join(dir, 'pid');
   const h = await startServe(['--tools', TOOLS, '--state', join(dir, 's.json')]);
   const c = await connect(h);
-  const running = call(c, 'execute', { key: 'test.long_run', params: { pidfile } }).catch(() => undefined);
+  const running = call(c, 'execute', { key: 'test.long_run', params: { pidfile } });
   for (let i = 0; i < 100 && !existsSync(pidfile); i++) await sleep(50);
   const pid = Number(readFileSync(pidfile, 'utf8').trim());
   assert.ok(alive(pid), 'the tool is running');
@@ -33,9 +33,12 @@ test('SIGTERM during a run kills the tool and exits 0', async () => {
   assert.ok(Date.now() - started < 10000, 'shutdown does not wait for the tool to finish');
   for (let i = 0; i < 40 && alive(pid); i++) await sleep(50);
   assert.equal(alive(pid), false, 'no orphan survives the shutdown');
-  // The server is gone: closing the client ends the pending request.
+  // The running call got its answer before the transport closed.
+  const r = await running;
+  assert.equal(r.isError, true);
+  assert.match(text(r), /return code -1/);
+  assert.match(text(r), /shutting down|cancel/i);
   await c.close().catch(() => undefined);
-  await running;
 });
 
 test('--stdio serves one client over stdin/stdout', async () => {

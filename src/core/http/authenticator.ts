@@ -2,12 +2,15 @@
 // timingSafeEqual, so neither length nor content leaks through timing.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { ANONYMOUS, type Principal } from '../identity';
-import type { UsersConfig } from './users-file';
+import { MIN_TOKEN_LENGTH, type UsersConfig } from './users-file';
 
 interface Credential {
   digest: Buffer;
   principal: Principal;
 }
+
+/** A configuration that would make two callers indistinguishable, or a weak owner token. */
+export class AuthConfigError extends Error {}
 
 export type AuthResult = { ok: true; principal: Principal } | { ok: false; reason: string };
 
@@ -20,6 +23,16 @@ export class Authenticator {
   }
 
   setUsers(owner: { token: string; principal: Principal }, users?: UsersConfig): void {
+    // Sessions and buckets belong to a user name, so names must tell callers apart.
+    if (owner.principal.user === ANONYMOUS.user) {
+      throw new AuthConfigError(`the owner cannot be named '${ANONYMOUS.user}': that name is reserved for token-less callers`);
+    }
+    if (users?.users.some((u) => u.principal.user === owner.principal.user)) {
+      throw new AuthConfigError(`the users file defines '${owner.principal.user}', which is the owner's name; rename one of them`);
+    }
+    if (owner.token.length < MIN_TOKEN_LENGTH) {
+      throw new AuthConfigError(`the owner token is too short (at least ${MIN_TOKEN_LENGTH} characters)`);
+    }
     this.credentials = [{ digest: sha256(owner.token), principal: owner.principal }];
     for (const u of users?.users ?? []) {
       const digest = u.token !== undefined ? sha256(u.token) : Buffer.from(u.tokenSha256 ?? '', 'hex');

@@ -72,6 +72,11 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<McpHttpS
     }
     const keyProblem = sessionKeyError(req.headers[SESSION_KEY_HEADER]);
     if (keyProblem) return sendError(res, 400, keyProblem);
+    // All anonymous callers share one user name; a key they choose could be
+    // guessed by another, so their buckets are keyed by the MCP session only.
+    if (auth.principal.anonymous && req.headers[SESSION_KEY_HEADER] !== undefined) {
+      return sendError(res, 400, 'anonymous callers cannot choose X-MCC-Session-Key; authenticate with a token to resume a bucket');
+    }
 
     const body = req.method === 'POST' ? await readJsonBody(req, maxBody) : undefined;
     if (body && 'error' in body) return sendError(res, body.status, body.error);
@@ -81,7 +86,7 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<McpHttpS
     if (sid !== undefined) {
       const conn = connections.get(sid);
       // Another principal's session id is answered exactly like an unknown one.
-      if (!conn || conn.principal.user !== auth.principal.user) return sendError(res, 404, 'session not found');
+      if (!conn || conn.principal !== auth.principal) return sendError(res, 404, 'session not found');
       await conn.transport.handleRequest(req, res, parsed);
       return;
     }

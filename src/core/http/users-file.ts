@@ -4,6 +4,9 @@ import { parseDocument, LineCounter } from 'yaml';
 import type { Principal } from '../identity';
 import { substituteEnv } from '../catalog/substitute';
 
+/** The shortest bearer token accepted anywhere (owner or users file). */
+export const MIN_TOKEN_LENGTH = 16;
+
 export interface UserEntry {
   principal: Principal;
   /** Either the token itself or its SHA-256 (hex, lowercase). */
@@ -58,7 +61,7 @@ export function parseUsers(text: string, path: string, env: NodeJS.ProcessEnv = 
     if (!token && !sha) throw new UsersFileError(`${where}: give 'token' or 'token_sha256'`);
     if (token && sha) throw new UsersFileError(`${where}: give only one of 'token' and 'token_sha256'`);
     if (sha && !/^[0-9a-f]{64}$/.test(sha)) throw new UsersFileError(`${where}: 'token_sha256' must be 64 hex digits`);
-    if (token && token.length < 16) throw new UsersFileError(`${where}: 'token' is too short (at least 16 characters)`);
+    if (token && token.length < MIN_TOKEN_LENGTH) throw new UsersFileError(`${where}: 'token' is too short (at least ${MIN_TOKEN_LENGTH} characters)`);
     const principal: Principal = {
       user: e.user,
       email: optionalString(e.email, `${where}.email`) ?? '',

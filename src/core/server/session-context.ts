@@ -26,3 +26,17 @@ export function toMcpResult(r: ToolCallResult): CallToolResult {
   if (r.structured) result.structuredContent = r.structured;
   return result;
 }
+
+/** Runs a handler that is not `execute` and writes its audit line. */
+export async function audited(
+  ctx: McpSessionContext,
+  extra: HandlerExtra,
+  tool: string,
+  params: Record<string, unknown>,
+  run: () => ToolCallResult | Promise<ToolCallResult>,
+): Promise<CallToolResult> {
+  const started = ctx.runtime.now();
+  const result = await run();
+  ctx.runtime.recordCall(ctx.principal, ctx.sessionKeyFor(extra), tool, params, started, result);
+  return toMcpResult(result);
+}

@@ -5,7 +5,7 @@ import { callerParams, toolGroups, toolNodes } from '../../../src/extension/tool
 import { parseParamInput, paramInitialValue } from '../../../src/extension/param-input';
 import { canonicalHeader, connectionConfig, definitionData } from '../../../src/extension/connection';
 import { readSettings, sweepIntervalMs } from '../../../src/extension/settings';
-import { formatExited, formatOutput, formatStarted, toCrlf } from '../../../src/extension/terminal-format';
+import { exitLabel, formatExited, formatOutput, formatStarted, toCrlf } from '../../../src/extension/terminal-format';
 import { statusText } from '../../../src/extension/status-text';
 import { resolveCatalogPaths } from '../../../src/extension/catalog-paths';
 import { problemsByFile } from '../../../src/extension/diagnostics-model';
@@ -114,6 +114,26 @@ void describe('terminal text', () => {
     const ok = formatExited({ type: 'exited', runId: 'r', code: 0, durationMs: 1234 }, true);
     assert.match(ok, /^\r\n.*✔ exit 0.*1\.23 s/);
     assert.match(formatExited({ type: 'exited', runId: 'r', code: -1, durationMs: 2000, error: 'timeout after 2s' }, false), /✖ timeout.*timeout after 2s/);
+    assert.match(started, /alice · 1234567/);
+  });
+
+  void test('a stopped run is labelled by why it stopped, not always "timeout"', () => {
+    const label = (code: number, error?: string) => exitLabel(error === undefined ? { code } : { code, error });
+    assert.equal(label(-1, 'timeout after 5s'), 'timeout');
+    assert.equal(label(-1, 'timeout after 5s (in the transform)'), 'timeout');
+    assert.equal(label(-1, 'cancelled'), 'cancelled');
+    assert.equal(label(-1, 'cancelled (in the transform)'), 'cancelled');
+    assert.equal(label(-1, 'cancelled: the server is shutting down'), 'stopped');
+    assert.equal(label(-1, 'the run failed inside the runtime'), 'failed');
+    assert.equal(label(-1, 'the exec runtime is shutting down'), 'failed to start');
+    assert.equal(label(-1, "Missing required parameter 'host'"), 'failed to start');
+    assert.equal(label(-1), 'exit -1');
+    assert.equal(label(2, 'No such file'), 'exit 2');
+    assert.equal(label(0), 'exit 0');
+    const cancelled = formatExited({ type: 'exited', runId: 'r', code: -1, durationMs: 300, error: 'cancelled' }, false);
+    assert.match(cancelled, /✖ cancelled/);
+    assert.doesNotMatch(cancelled, /timeout/);
+    assert.match(formatExited({ type: 'exited', runId: 'r', code: -1, durationMs: 1, error: 'spawn sh ENOENT' }, false), /✖ failed to start.*spawn sh ENOENT/);
   });
 });
 
@@ -146,7 +166,7 @@ void describe('status, catalog paths, diagnostics, audit', () => {
   });
 
   void test('an audit line names user, session, tool, masked params, code and duration', () => {
-    const line = formatAudit({ at: 0, user: 'alice', sessionKey: 'vscode-12345678', toolKey: 'ops.api_ping', params: { endpoint: 'status', api_key: '***' }, durationMs: 12, code: 0 });
-    assert.equal(line, 'call alice session=vscode-1 ops.api_ping {"endpoint":"status","api_key":"***"} -> 0 in 12 ms');
+    const line = formatAudit({ at: 0, user: 'alice', sessionKey: 'vscode-0123456789abcdef01234567', toolKey: 'ops.api_ping', params: { endpoint: 'status', api_key: '***' }, durationMs: 12, code: 0 });
+    assert.equal(line, 'call alice session=01234567… ops.api_ping {"endpoint":"status","api_key":"***"} -> 0 in 12 ms');
   });
 });

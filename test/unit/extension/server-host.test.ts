@@ -71,6 +71,23 @@ void describe('ServerHost', () => {
     await new Promise<void>((r) => blocker.close(() => r()));
   });
 
+  void test('with port 0 a restart keeps the port, silently taking a free one only if it was taken', async () => {
+    const { h, warnings } = host();
+    await h.start();
+    const first = h.port!;
+    await h.restart();
+    assert.equal(h.port, first, 'a restart moved the server to another port');
+    assert.equal(h.url, `http://127.0.0.1:${first}/mcp`);
+    await h.stop();
+    const blocker = createServer();
+    await new Promise<void>((r) => blocker.listen(first, '127.0.0.1', () => r()));
+    await h.start();
+    assert.notEqual(h.port, first);
+    assert.deepEqual(warnings, [], 'port 0 was configured: nothing to warn about');
+    await h.dispose();
+    await new Promise<void>((r) => blocker.close(() => r()));
+  });
+
   void test('restart keeps the token and the stored sessions, and forwards store events of the new store', async () => {
     const { h } = host();
     await h.start();

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { toMcpResult, type McpSessionContext } from '../session-context';
+import { audited, type McpSessionContext } from '../session-context';
 import { ok } from '../../tool-result';
 
 export function registerDescribeTools(server: McpServer, ctx: McpSessionContext): void {
@@ -14,14 +14,12 @@ export function registerDescribeTools(server: McpServer, ctx: McpSessionContext)
       inputSchema: { groups: z.array(z.string()).optional().describe('Only tools in all of these groups') },
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
-    ({ groups }) => {
-      const wanted = groups ?? [];
-      const tools = ctx.runtime.accessibleTools(ctx.principal).filter((t) => wanted.every((g) => t.groups.includes(g)));
-      if (tools.length === 0) {
-        const scope = wanted.length ? ` in groups ${wanted.join(', ')}` : '';
-        return toMcpResult(ok(`No tools you can run${scope}.`));
-      }
-      return toMcpResult(ok(tools.map((t) => `## ${t.key}\n${t.description}`.trimEnd()).join('\n\n')));
-    },
+    ({ groups }, extra) =>
+      audited(ctx, extra, 'describe_tools', groups ? { groups } : {}, () => {
+        const wanted = groups ?? [];
+        const tools = ctx.runtime.accessibleTools(ctx.principal).filter((t) => wanted.every((g) => t.groups.includes(g)));
+        if (tools.length === 0) return ok(`No tools you can run${wanted.length ? ` in groups ${wanted.join(', ')}` : ''}.`);
+        return ok(tools.map((t) => `## ${t.key}\n${t.description}`.trimEnd()).join('\n\n'));
+      }),
   );
 }

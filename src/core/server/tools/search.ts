@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { searchTools } from '../../search/tool-search';
 import { formatSignature } from '../../catalog/signature';
-import { toMcpResult, type McpSessionContext } from '../session-context';
+import { audited, type McpSessionContext } from '../session-context';
 import { ok } from '../../tool-result';
 
 export function registerSearch(server: McpServer, ctx: McpSessionContext): void {
@@ -19,13 +19,11 @@ export function registerSearch(server: McpServer, ctx: McpSessionContext): void 
       },
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
-    ({ query, min_score }) => {
-      const tools = ctx.runtime.accessibleTools(ctx.principal);
-      const hits = searchTools(tools, query, min_score);
-      if (hits.length === 0) {
-        return toMcpResult(ok(`No tools match '${query}'. describe_tools lists every tool you can run.`));
-      }
-      return toMcpResult(ok(hits.map((h) => `[${h.score.toFixed(2)}]\n${formatSignature(h.tool)}`).join('\n\n')));
-    },
+    ({ query, min_score }, extra) =>
+      audited(ctx, extra, 'search', { query, ...(min_score !== undefined ? { min_score } : {}) }, () => {
+        const hits = searchTools(ctx.runtime.accessibleTools(ctx.principal), query, min_score);
+        if (hits.length === 0) return ok(`No tools match '${query}'. describe_tools lists every tool you can run.`);
+        return ok(hits.map((h) => `[${h.score.toFixed(2)}]\n${formatSignature(h.tool)}`).join('\n\n'));
+      }),
   );
 }
