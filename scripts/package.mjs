@@ -13,6 +13,9 @@
 // - darwin-x64/arm64, win32-x64/arm64: node-pty 1.x ships N-API prebuilds for
 //   these under node_modules/node-pty/prebuilds/<target>/; the VSIX takes those
 //   instead of build/Release, so they can be packaged from any machine.
+// - alpine-x64/arm64: like linux-*, on an Alpine (musl) machine: the host
+//   target is alpine-* there, so the musl-built addon is never shipped as
+//   linux-* (and a glibc-built one never as alpine-*).
 // Output: dist-vsix/mcc-vscode-<target>.vsix (ignored by git: *.vsix).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -23,6 +26,12 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const TARGETS = ['linux-x64', 'linux-arm64', 'linux-armhf', 'alpine-x64', 'alpine-arm64', 'darwin-x64', 'darwin-arm64', 'win32-x64', 'win32-arm64'];
 const PREBUILT = new Set(['darwin-x64', 'darwin-arm64', 'win32-x64', 'win32-arm64']);
+// node-pty's JavaScript that only Windows loads (lib/index.js requires
+// windowsTerminal on win32, unixTerminal elsewhere); .vscodeignore has the rest.
+const WINDOWS_JS = [
+  '!node_modules/node-pty/lib/{windowsTerminal,windowsPtyAgent,windowsConoutConnection,conpty_console_list_agent}.js',
+  '!node_modules/node-pty/lib/{shared,worker}/*.js',
+];
 
 function parseArgs(argv) {
   const o = { target: hostTarget(), out: path.join(root, 'dist-vsix'), build: true, json: false };
@@ -40,7 +49,9 @@ function parseArgs(argv) {
 
 function hostTarget() {
   const arch = process.arch === 'arm' ? 'armhf' : process.arch;
-  return `${process.platform}-${arch}`;
+  // Node's report names the glibc it runs on; on musl (Alpine) there is none.
+  const musl = process.platform === 'linux' && !process.report?.getReport?.().header?.glibcVersionRuntime;
+  return `${musl ? 'alpine' : process.platform}-${arch}`;
 }
 
 function run(cmd, args, opts = {}) {
@@ -55,7 +66,17 @@ function ignoreFileFor(target) {
   const dir = `node_modules/node-pty/prebuilds/${target}`;
   if (!fs.existsSync(path.join(root, dir, 'pty.node'))) throw new Error(`no node-pty prebuild in ${dir}`);
   const lines = base.split('\n').filter((l) => !l.includes('node-pty/build/Release'));
-  lines.push(`!${dir}/**/*.{node,exe,dll}`, `!${dir}/spawn-helper`);
+  if (target.startsWith('darwin-')) {
+    // node-pty execs spawn-helper on macOS. npm unpacks it without the x bit
+    // (node-pty's post-install sets it only on a Mac); vsce stores a file's
+    // mode from disk, so set it here and the VSIX carries it executable.
+    const helper = path.join(root, dir, 'spawn-helper');
+    if (!fs.existsSync(helper)) throw new Error(`no spawn-helper in ${dir}`);
+    fs.chmodSync(helper, 0o755);
+    lines.push(`!${dir}/pty.node`, `!${dir}/spawn-helper`);
+  } else {
+    lines.push(`!${dir}/**/*.{node,exe,dll}`, ...WINDOWS_JS);
+  }
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mcc-vsix-')), '.vscodeignore');
   fs.writeFileSync(file, lines.join('\n') + '\n');
   return file;
@@ -73,7 +94,7 @@ export async function packageVsix(opts) {
   const started = Date.now();
   const o = { ...parseArgs([]), ...opts };
   if (o.build) run(process.execPath, [path.join(root, 'scripts', 'build.mjs')]);
-  for (const f of ['dist/extension.js', 'dist/cli.js']) {
+  for (const f of ['dist/extension.js', 'dist/mcc_runner.py', 'dist/worker.js']) {
     if (!fs.existsSync(path.join(root, f))) throw new Error(`${f} is missing; run npm run build`);
   }
   if (!PREBUILT.has(o.target)) checkLinuxAddon(o.target);

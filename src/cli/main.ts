@@ -19,6 +19,7 @@ async function serve(args: ServeArgs): Promise<void> {
     if (!existsSync(p)) throw new UsageError(`--tools ${p}: no such file or folder`);
   }
   const users: UsersConfig | undefined = args.users ? await loadUsersFile(args.users) : undefined;
+  for (const w of users?.warnings ?? []) logger.warn(w);
   const owner: Principal = { user: args.user, email: args.email, groups: args.groups, grants: [] };
   const token = process.env.MCC_TOKEN || randomBytes(32).toString('base64url');
   let authenticator: Authenticator;

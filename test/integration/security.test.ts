@@ -130,9 +130,30 @@ describe('HTTP security', () => {
     await Promise.all([a.close(), b.close()]);
   });
 
+  test('anonymous callers cannot pick a session key (it could be guessed by another)', async () => {
+    const r = await post(h.url, { 'X-MCC-Session-Key': 'default' });
+    assert.equal(r.status, 400);
+    assert.match(JSON.stringify(await r.json()), /anonymous callers cannot choose X-MCC-Session-Key/);
+  });
+
+  test("an anonymous caller cannot use the owner's session id", async () => {
+    const owner = await post(h.url, { Authorization: `Bearer ${h.token}` });
+    const sid = owner.headers.get('mcp-session-id')!;
+    await owner.body?.cancel();
+    const r = await post(h.url, { 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18' }, { jsonrpc: '2.0', id: 3, method: 'tools/list' });
+    assert.equal(r.status, 404);
+  });
+
   test('a malformed session key header is refused', async () => {
     const r = await post(h.url, { Authorization: `Bearer ${h.token}`, 'X-MCC-Session-Key': 'has spaces and/slashes' });
     assert.equal(r.status, 400);
+  });
+});
+
+describe('owner configuration', () => {
+  test("the owner cannot be named 'anonymous' or use a short token", async () => {
+    await assert.rejects(startServe(['--tools', join(FIXTURES, 'tools.yaml'), '--user', 'anonymous']), /reserved for token-less callers/);
+    await assert.rejects(startServe(['--tools', join(FIXTURES, 'tools.yaml')], { MCC_TOKEN: 'short' }), /too short/);
   });
 });
 

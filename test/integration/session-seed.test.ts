@@ -84,6 +84,23 @@ describe('session store over MCP', () => {
     await c.close();
   });
 
+  test('the bucket limit refuses the value that would overflow it, keeping the rest', async () => {
+    const c = await connect(h, { sessionKey: 'bucket-limit' });
+    const chunk = 'y'.repeat(60 * 1024);
+    let stored = 0;
+    let refusal = '';
+    for (let i = 0; i < 20 && !refusal; i++) {
+      const r = await call(c, 'set_session', { name: `chunk_${i}`, value: chunk });
+      if (r.isError) refusal = text(r);
+      else stored++;
+    }
+    assert.match(refusal, /bucket|1 MiB|1048576/i);
+    assert.ok(stored >= 15 && stored <= 17, `stored ${stored} chunks of 60 KiB under a 1 MiB bucket`);
+    assert.equal(await okText(c, 'get_session', { name: `chunk_${stored}` }), 'null');
+    assert.equal(JSON.parse(await okText(c, 'get_session', { name: 'chunk_0' })), chunk);
+    await c.close();
+  });
+
   test('concurrent set_session calls lose nothing', async () => {
     const c = await connect(h, { sessionKey: 'concurrency' });
     const names = Array.from({ length: 40 }, (_, i) => `v${i}`);

@@ -17,7 +17,12 @@ export interface UserEntry {
 export interface UsersConfig {
   users: UserEntry[];
   anonymous: boolean;
+  /** Unknown keys (likely typos, e.g. `group:` for `groups:`), one line each. */
+  warnings?: string[];
 }
+
+const FILE_KEYS = new Set(['users', 'anonymous']);
+const USER_KEYS = new Set(['user', 'email', 'groups', 'tools', 'token', 'token_sha256']);
 
 export class UsersFileError extends Error {}
 
@@ -41,8 +46,10 @@ export function parseUsers(text: string, path: string, env: NodeJS.ProcessEnv = 
   }
   const root: unknown = substituteEnv(doc.toJS(), env);
   if (root === null || root === undefined) return { users: [], anonymous: false };
+  const warnings: string[] = [];
   if (typeof root !== 'object' || Array.isArray(root)) throw new UsersFileError(`${path}: expected a mapping with 'users:'`);
   const r = root as Record<string, unknown>;
+  for (const k of Object.keys(r)) if (!FILE_KEYS.has(k) && !k.startsWith('x-')) warnings.push(`${path}: unknown key '${k}' ignored`);
   const anonymous = r.anonymous ?? false;
   if (typeof anonymous !== 'boolean') throw new UsersFileError(`${path}: 'anonymous' must be true or false`);
   const list = r.users ?? [];
@@ -52,6 +59,7 @@ export function parseUsers(text: string, path: string, env: NodeJS.ProcessEnv = 
     const where = `${path}: users[${i}]`;
     if (typeof u !== 'object' || u === null || Array.isArray(u)) throw new UsersFileError(`${where}: expected a mapping`);
     const e = u as Record<string, unknown>;
+    for (const k of Object.keys(e)) if (!USER_KEYS.has(k)) warnings.push(`${where}: unknown key '${k}' ignored (known: ${[...USER_KEYS].join(', ')})`);
     if (typeof e.user !== 'string' || e.user === '') throw new UsersFileError(`${where}: 'user' is required`);
     if (e.user === 'anonymous') throw new UsersFileError(`${where}: 'anonymous' is reserved for token-less callers`);
     if (seen.has(e.user)) throw new UsersFileError(`${where}: user '${e.user}' appears twice`);
@@ -70,7 +78,7 @@ export function parseUsers(text: string, path: string, env: NodeJS.ProcessEnv = 
     };
     return { principal, ...(token ? { token } : {}), ...(sha ? { tokenSha256: sha } : {}) };
   });
-  return { users, anonymous };
+  return warnings.length ? { users, anonymous, warnings } : { users, anonymous };
 }
 
 function optionalString(v: unknown, where: string): string | undefined {

@@ -5,12 +5,19 @@ import { renderTemplate, TemplateError } from '../template/render';
 import { ToolInputError } from './errors';
 
 export function render(template: string, params: Record<string, unknown>, what: string): string {
+  const nul = paramWithNul(params);
+  if (nul) throw new ToolInputError(`parameter '${nul}' contains a NUL byte, which no shell command or argument can carry`);
   try {
     return renderTemplate(template, params);
   } catch (e) {
     if (e instanceof TemplateError) throw new ToolInputError(`${what} template: ${e.message}`);
     throw e;
   }
+}
+
+function paramWithNul(params: Record<string, unknown>): string | undefined {
+  const has = (v: unknown): boolean => (typeof v === 'string' ? v.includes('\0') : Array.isArray(v) ? v.some(has) : false);
+  return Object.keys(params).find((k) => has(params[k]));
 }
 
 export /** The command as events show it: every override param's value as ***. */

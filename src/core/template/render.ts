@@ -46,6 +46,8 @@ export function checkTemplate(template: string): string | undefined {
 
 function cleanNunjucksMessage(e: unknown): string {
   const raw = e instanceof Error ? e.message : String(e);
+  // nunjucks' parser crashes with a TypeError on some unclosed tags; say what is wrong instead.
+  if (/TypeError|Cannot read properties/.test(raw)) return 'the template does not parse: look for an unclosed {{ … }} or {% … %}';
   // nunjucks prefixes "(unknown path)" and a caret line; keep the reason.
   const lines = raw.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('(unknown path)'));
   const msg = lines.join(' ').replace(/^Template render error:\s*/i, '');

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { Authenticator } from '../../../src/core/http/authenticator';
+import { AuthConfigError, Authenticator } from '../../../src/core/http/authenticator';
 import { parseUsers } from '../../../src/core/http/users-file';
 
 const owner = { token: 'owner-secret-token-000', principal: { user: 'me', email: '', groups: ['admin'], grants: [] } };
@@ -39,4 +39,12 @@ test('anonymous access only without a token', () => {
   const r = a.authenticate(undefined);
   assert.ok(r.ok && r.principal.user === 'anonymous' && r.principal.groups[0] === 'public');
   assert.equal(a.authenticate('Bearer nope').ok, false);
+});
+
+test('configurations that would blur callers are refused', () => {
+  const anonOwner = { token: 'owner-secret-token-000', principal: { user: 'anonymous', email: '', groups: ['admin'], grants: [] } };
+  assert.throws(() => new Authenticator(anonOwner), AuthConfigError);
+  const clash = parseUsers('users:\n  - {user: me, token: abcdefghijklmnopq}\n', 'u.yaml');
+  assert.throws(() => new Authenticator(owner, clash), /owner's name/);
+  assert.throws(() => new Authenticator({ ...owner, token: 'short' }), /too short/);
 });

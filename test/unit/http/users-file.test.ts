@@ -28,3 +28,13 @@ test('errors name the file and what is wrong', () => {
 test('an empty file means no users and no anonymous access', () => {
   assert.deepEqual(parseUsers('', 'u.yaml'), { users: [], anonymous: false });
 });
+
+test('unknown keys are reported as warnings, known ones are not', () => {
+  const u = parseUsers('users:\n  - {user: a, group: [ops], token: abcdefghijklmnopq}\nanonimous: true\n', 'u.yaml');
+  assert.deepEqual(u.users[0].principal.groups, []);
+  assert.equal(u.anonymous, false);
+  assert.equal(u.warnings?.length, 2);
+  assert.match(u.warnings![0], /unknown key 'anonimous'/);
+  assert.match(u.warnings![1], /users\[0\]: unknown key 'group' ignored/);
+  assert.equal(parseUsers('users:\n  - {user: a, groups: [ops], token: abcdefghijklmnopq}\n', 'u.yaml').warnings, undefined);
+});

@@ -11,7 +11,7 @@ import { inflateRawSync } from 'node:zlib';
 const root = join(__dirname, '..', '..', '..', '..');
 const target = `${process.platform}-${process.arch}`;
 const vsixPath = join(root, 'dist-vsix', `mcc-vscode-${target}.vsix`);
-const INPUTS = ['dist/extension.js', 'dist/cli.js', 'dist/mcc_runner.py', 'dist/worker.js', 'package.json', '.vscodeignore', 'README.md', 'CHANGELOG.md', 'LICENSE'];
+const INPUTS = ['dist/extension.js', 'dist/mcc_runner.py', 'dist/worker.js', 'package.json', '.vscodeignore', 'README.md', 'CHANGELOG.md', 'LICENSE'];
 
 interface ZipEntry {
   name: string;
@@ -81,7 +81,6 @@ void describe('VSIX contents', { timeout: 180_000 }, () => {
     for (const f of [
       'package.json',
       'dist/extension.js',
-      'dist/cli.js',
       'dist/mcc_runner.py',
       'dist/worker.js',
       'media/icon.png',
@@ -91,7 +90,6 @@ void describe('VSIX contents', { timeout: 180_000 }, () => {
       'node_modules/node-pty/lib/index.js',
       'node_modules/node-pty/lib/unixTerminal.js',
       'node_modules/node-pty/lib/utils.js',
-      'node_modules/node-pty/build/Release/pty.node',
     ]) {
       assert.ok(files.includes(f), `${f} missing from the VSIX`);
     }
@@ -99,6 +97,34 @@ void describe('VSIX contents', { timeout: 180_000 }, () => {
     for (const re of [/^readme\.md$/i, /^changelog\.md$/i, /^license(\.txt)?$/i]) {
       assert.ok(files.some((f) => re.test(f)), `no file matching ${re} in the VSIX`);
     }
+  });
+
+  // Exactly what a Linux VSIX runs: anything extra (the CLI bundle, Windows-only
+  // node-pty files, a stray asset) fails here, not only what the deny list names.
+  void test('on Linux, holds exactly the files it runs and nothing else', { skip: process.platform !== 'linux' && 'the exact list is for Linux targets' }, () => {
+    const expected = [
+      'LICENSE.txt',
+      'changelog.md',
+      'dist/extension.js',
+      'dist/mcc_runner.py',
+      'dist/worker.js',
+      'media/icon.png',
+      'media/mcc.svg',
+      'media/tools.schema.json',
+      'node_modules/node-pty/LICENSE',
+      'node_modules/node-pty/build/Release/pty.node',
+      // lib/index.js requires unixTerminal off Windows; it requires terminal and utils, terminal requires eventEmitter2.
+      'node_modules/node-pty/lib/eventEmitter2.js',
+      'node_modules/node-pty/lib/index.js',
+      'node_modules/node-pty/lib/terminal.js',
+      'node_modules/node-pty/lib/unixTerminal.js',
+      'node_modules/node-pty/lib/utils.js',
+      'node_modules/node-pty/package.json',
+      'package.json',
+      'readme.md',
+    ];
+    assert.deepEqual([...files].sort(), expected);
+    assert.deepEqual(entries.map((e) => e.name).filter((n) => !n.startsWith('extension/')).sort(), ['[Content_Types].xml', 'extension.vsixmanifest']);
   });
 
   void test('leaves out sources, tests, maps, TypeScript and dev dependencies', () => {
@@ -116,6 +142,7 @@ void describe('VSIX contents', { timeout: 180_000 }, () => {
       [/^node_modules\/(?!node-pty\/)/, 'bundled dependencies (they are inlined by esbuild)'],
       [/^node_modules\/node-pty\/(src|deps|third_party|scripts|typings|node-addon-api|prebuilds)\//, 'node-pty sources, other platforms'],
       [/^node_modules\/node-pty\/binding\.gyp$/, 'node-pty build files'],
+      [/^dist\/cli\.js$/, 'the CLI bundle (the extension never loads it)'],
       [/^node_modules\/node-pty\/build\/(?!Release\/(pty\.node|spawn-helper)$)/, 'node-pty build intermediates'],
       [/(^|\/)(typescript|esbuild|eslint|@eslint|typescript-eslint|@types|fast-check|@vscode\/vsce)\//, 'dev dependencies'],
       [/(^|\/)tools\.yaml$/, "the repo's sample catalog"],

@@ -42,6 +42,14 @@ describe('pty mode (the default)', () => {
     assert.ok(out.durationMs < 5000);
   });
 
+  test('a NUL byte in a param is refused before anything runs, naming the param', async () => {
+    const tool = execTool({ command: 'echo {{ s | quote }} {{ l | quote }}', params: [param('s'), param('l', { type: 'list' })] });
+    await assert.rejects(
+      ex.run(tool, { s: 'ok', l: ['a', 'b\0c'] }, call().ctx),
+      (e: unknown) => e instanceof ToolInputError && /parameter 'l' contains a NUL byte/.test(e.message) && !/Error:/.test(e.message),
+    );
+  });
+
   test('exit codes come through', async () => {
     const out = await ex.run(execTool({ command: 'echo partial; exit 3' }), {}, call().ctx);
     assert.equal(out.code, 3);

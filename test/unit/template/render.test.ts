@@ -70,3 +70,10 @@ void describe('renderTemplate', () => {
     assert.equal(typeof checkTemplate('{% if %}'), 'string');
   });
 });
+
+test('an unclosed tag is reported as such, not as a parser crash', () => {
+  const msg = checkTemplate('echo {{ x | quote');
+  assert.ok(msg);
+  assert.match(msg, /unclosed \{\{ … \}\} or \{% … %\}/);
+  assert.doesNotMatch(msg, /TypeError/);
+});
