@@ -34,7 +34,7 @@ test('unknown keys are reported as warnings, known ones are not', () => {
   assert.deepEqual(u.users[0].principal.groups, []);
   assert.equal(u.anonymous, false);
   assert.equal(u.warnings?.length, 2);
-  assert.match(u.warnings![0], /unknown key 'anonimous'/);
-  assert.match(u.warnings![1], /users\[0\]: unknown key 'group' ignored/);
+  assert.match(u.warnings[0], /unknown key 'anonimous'/);
+  assert.match(u.warnings[1], /users\[0\]: unknown key 'group' ignored/);
   assert.equal(parseUsers('users:\n  - {user: a, groups: [ops], token: abcdefghijklmnopq}\n', 'u.yaml').warnings, undefined);
 });
