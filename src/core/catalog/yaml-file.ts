@@ -94,6 +94,10 @@ export function parseCatalogText(
     // An unclosed quote or bracket is detected at the end of the file; name the last line that has text.
     const lastTextLine = text.trimEnd().split('\n').length;
     const diagnostics = doc.errors.map((err): CatalogDiagnostic => {
+      const opened = err.code === 'MISSING_CHAR' ? unclosedQuoteLine(text, err.message) : undefined;
+      if (opened) {
+        return { severity: 'error', file, line: opened, message: `invalid YAML (file not loaded): a quoted string opened on line ${opened} is never closed` };
+      }
       const pos = lines.linePos(err.pos[0]);
       const atEnd = pos.line > lastTextLine;
       return {
@@ -150,4 +154,17 @@ export function parseCatalogText(
     });
   }
   return { raw: { file, dir: dirname(file), settings, at: rootAt, tools }, diagnostics };
+}
+
+/** The first line with an odd number of the missing quote character: where the string was opened. */
+function unclosedQuoteLine(text: string, message: string): number | undefined {
+  const quote = /"quote|double/i.test(message) ? '"' : /'|single/i.test(message) ? "'" : undefined;
+  if (!quote) return undefined;
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const body = lines[i].replace(/^\s*#.*$/, '');
+    const count = quote === '"' ? (body.replace(/\\./g, '').match(/"/g) ?? []).length : (body.replace(/''/g, '').match(/'/g) ?? []).length;
+    if (count % 2 === 1) return i + 1;
+  }
+  return undefined;
 }

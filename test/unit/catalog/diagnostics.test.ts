@@ -18,6 +18,14 @@ void describe('errors name the file and the line', () => {
     assert.ok(c.files.includes(join(dir, 'bad.yaml')), 'a broken file is still watched');
   });
 
+  void test('an unclosed quote is reported on the line that opened it, not at the end of the file', async () => {
+    const text = 'tools:\n  - name: a\n    exec: "unterminated\n  - name: b\n    exec: echo\n';
+    const { catalog } = await loadText(text);
+    const d = errors(catalog)[0];
+    assert.equal(d.line, lineOf(text, '"unterminated'));
+    assert.match(d.message, /quoted string opened on line 3 is never closed/);
+  });
+
   void test('a YAML error in the middle reports that line', async () => {
     const text = 'tools:\n  - name: a\n    exec: echo\n  - name: b\n    exec: "a" b\n  - name: c\n    exec: echo\n';
     const { catalog, file } = await loadText(text);
