@@ -19,9 +19,23 @@ export class DotenvError extends Error {
 const KEY = /^[A-Za-z_][A-Za-z0-9_.]*$/;
 const DOUBLE_ESCAPES: Record<string, string> = { n: '\n', r: '\r', t: '\t', '"': '"', '\\': '\\', $: '$' };
 
-/** Parses dotenv text; later assignments of a key win. `source` names the file in errors. */
-export function parseDotenv(text: string, source = 'env file'): Record<string, string> {
+/** Looks up a variable for `${NAME}` expansion when the file has not set it. */
+export type EnvLookup = (name: string) => string | undefined;
+
+/**
+ * Parses dotenv text; later assignments of a key win. `source` names the file
+ * in errors. As in python-dotenv, `${NAME}` and `${NAME:-default}` in unquoted
+ * and double-quoted values expand from keys set earlier in the file, then
+ * from `lookup`; an unknown name expands to the default or nothing. Single
+ * quotes and `\$` keep a `$` literal.
+ */
+export function parseDotenv(text: string, source = 'env file', lookup: EnvLookup = () => undefined): Record<string, string> {
   const out: Record<string, string> = {};
+  const expand = (v: string): string =>
+    v.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (_m, name: string, dflt: string | undefined) => {
+      const known = Object.prototype.hasOwnProperty.call(out, name) ? out[name] : lookup(name);
+      return known !== undefined && known !== '' ? known : (dflt ?? known ?? '');
+    });
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
   for (let i = 0; i < lines.length; i++) {
     const lineNo = i + 1;
@@ -35,18 +49,18 @@ export function parseDotenv(text: string, source = 'env file'): Record<string, s
     const rest = body.slice(eq + 1).replace(/^[ \t]+/, '');
     const quote = rest[0];
     if (quote === '"' || quote === "'") {
-      const parsed = readQuoted(lines, i, lines[i].indexOf(rest), quote, source);
+      const parsed = readQuoted(lines, i, lines[i].indexOf(rest), quote, source, quote === '"' ? expand : undefined);
       out[key] = parsed.value;
       i = parsed.endLine;
     } else {
-      out[key] = unquoted(rest);
+      out[key] = expand(unquoted(rest));
     }
   }
   return out;
 }
 
 /** Reads and parses a dotenv file; errors name the file (and line). */
-export function readDotenvFile(path: string): Record<string, string> {
+export function readDotenvFile(path: string, lookup?: EnvLookup): Record<string, string> {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -55,7 +69,7 @@ export function readDotenvFile(path: string): Record<string, string> {
     const why = code === 'ENOENT' ? 'file not found' : code === 'EISDIR' ? 'is a folder' : (e as Error).message;
     throw new DotenvError(path, 0, `cannot read env_file: ${why}`);
   }
-  return parseDotenv(text, path);
+  return parseDotenv(text, path, lookup);
 }
 
 // An unquoted value ends at a ` #` comment; surrounding blanks are dropped.
@@ -70,8 +84,15 @@ function readQuoted(
   startCol: number,
   quote: string,
   source: string,
+  expand?: (v: string) => string,
 ): { value: string; endLine: number } {
+  // Plain runs are expanded; text produced by an escape (\$ included) is not.
   let value = '';
+  let run = '';
+  const flush = (): void => {
+    value += expand ? expand(run) : run;
+    run = '';
+  };
   let line = startLine;
   let col = startCol + 1;
   for (;;) {
@@ -83,22 +104,24 @@ function readQuoted(
         if (after !== '' && !after.startsWith('#')) {
           throw new DotenvError(source, line + 1, `unexpected text after the closing quote: ${JSON.stringify(clip(after))}`);
         }
+        flush();
         return { value, endLine: line };
       }
       if (quote === '"' && ch === '\\' && col + 1 < text.length) {
         const next = text[col + 1];
+        flush();
         value += DOUBLE_ESCAPES[next] ?? `\\${next}`;
         col += 2;
         continue;
       }
-      value += ch;
+      run += ch;
       col++;
     }
     line++;
     if (line >= lines.length) {
       throw new DotenvError(source, startLine + 1, `unterminated ${quote === '"' ? 'double' : 'single'} quote`);
     }
-    value += '\n';
+    run += '\n';
     col = 0;
   }
 }

@@ -4,7 +4,7 @@
 // and the session store is applied last, so nothing a catalog or the server
 // environment says can shadow or forge the caller's identity.
 import type { ToolDef } from '../catalog/types';
-import { DotenvError, readDotenvFile } from './dotenv';
+import { DotenvError, readDotenvFile, type EnvLookup } from './dotenv';
 import { ToolInputError } from './errors';
 
 const CTX_PREFIX = 'MCC_CTX';
@@ -22,7 +22,8 @@ export function buildToolEnv(
   if (tool.envPassthrough) {
     for (const [k, v] of Object.entries(baseEnv)) if (v !== undefined) env[k] = v;
   }
-  if (tool.envFile) Object.assign(env, readEnvFile(tool.envFile));
+  // ${VAR} in the file expands from the server's environment, as dotenv does.
+  if (tool.envFile) Object.assign(env, readEnvFile(tool.envFile, (name) => baseEnv[name]));
   Object.assign(env, tool.env);
 
   for (const k of Object.keys(env)) {
@@ -38,9 +39,9 @@ export function buildToolEnv(
 }
 
 // Read at call time, so edits to the file apply without a reload.
-function readEnvFile(path: string): Record<string, string> {
+function readEnvFile(path: string, lookup: EnvLookup): Record<string, string> {
   try {
-    return readDotenvFile(path);
+    return readDotenvFile(path, lookup);
   } catch (e) {
     if (e instanceof DotenvError) throw new ToolInputError(`env_file ${e.message}`);
     throw e;

@@ -35,6 +35,35 @@ module.exports = {
   async sweep(vscode) {
     return (await api(vscode)).sweep();
   },
+  /** Remembers the live store, so a later check can tell it was replaced (a restart). */
+  async markStore(vscode, _args, ctx) {
+    ctx.state.markedStore = (await api(vscode)).store;
+    return true;
+  },
+  async storeReplaced(vscode, _args, ctx) {
+    const ext = vscode.extensions.getExtension(ID);
+    const s = ext?.exports?.store;
+    return Boolean(s) && s !== ctx.state.markedStore;
+  },
+  /** Records the live store's change events from now on (reason, and whether the owner's own bucket changed). */
+  async recordStoreChanges(vscode, _args, ctx) {
+    const a = await api(vscode);
+    ctx.state.storeSub?.dispose();
+    const changes = (ctx.state.storeChanges = []);
+    const store = a.store;
+    // A bucket's id is learnt while it is live (the store updates before it announces).
+    const owners = new Map(store.list().map((b) => [b.id, `${b.user}\n${b.sessionKey}`]));
+    const own = `${a.owner.user}\n${a.sessionKey}`;
+    ctx.state.storeSub = store.onDidChange((c) => {
+      const b = c.bucketId ? store.bucket(c.bucketId) : undefined;
+      if (b) owners.set(b.id, `${b.user}\n${b.sessionKey}`);
+      changes.push({ reason: c.reason, bucketId: c.bucketId, own: owners.get(c.bucketId) === own, at: Date.now() });
+    });
+    return true;
+  },
+  async storeChanges(_vscode, _args, ctx) {
+    return ctx.state.storeChanges ?? [];
+  },
   /** Runs a catalog tool as the owner through the live runtime (not through MCP). */
   async runtimeExecute(vscode, { key, params }) {
     const a = await api(vscode);

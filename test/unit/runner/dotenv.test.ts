@@ -53,3 +53,25 @@ describe('parseDotenv', () => {
     assert.throws(() => readDotenvFile(join(FIXTURES, 'nope.env')), /nope\.env: cannot read env_file: file not found/);
   });
 });
+
+describe('${VAR} expansion', () => {
+  test('expands from earlier keys, then the lookup; defaults; quotes and escapes keep $ literal', () => {
+    const env = parseDotenv(
+      [
+        'HOST=db.internal',
+        'URL=postgres://${HOST}:${PORT:-5432}/app',
+        'QUOTED="${HOST} and \\${HOST}"',
+        "LITERAL='${HOST}'",
+        'FROM_ENV=${HOME_DIR}/x',
+        'MISSING=[${NOPE}]',
+      ].join('\n'),
+      'test.env',
+      (name) => (name === 'HOME_DIR' ? '/home/me' : undefined),
+    );
+    assert.equal(env.URL, 'postgres://db.internal:5432/app');
+    assert.equal(env.QUOTED, 'db.internal and ${HOST}');
+    assert.equal(env.LITERAL, '${HOST}');
+    assert.equal(env.FROM_ENV, '/home/me/x');
+    assert.equal(env.MISSING, '[]');
+  });
+});
