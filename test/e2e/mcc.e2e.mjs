@@ -26,6 +26,7 @@ const OWNER = 'e2e-owner';
 const T = (tool) => `mcp_mcc_${tool}`;
 const OUR_TOOLS = ['search', 'execute', 'describe_tools', 'get_session', 'set_session'].map(T);
 const checks = [path.join(here, 'checks', 'mcc-checks.cjs')];
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** The freshly built VSIX: MCC_E2E_VSIX, or one packaged now unless a fresh one exists. */
 async function freshVsix() {
