@@ -193,6 +193,7 @@ export class ServerHost {
     }
     try {
       const users = await loadUsersFile(this.opts.resolvePath(s.usersFile));
+      for (const w of users.warnings ?? []) this.opts.logger.warn(w);
       if (users.users.some((u) => u.principal.user === s.owner.user)) {
         this.opts.warn(`MCC: the users file defines '${s.owner.user}', the owner's own name; it is ignored until one of them is renamed.`);
         return undefined;
