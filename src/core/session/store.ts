@@ -16,6 +16,7 @@ import { validateVariableName } from './names';
 import {
   DEFAULT_LIMITS,
   DEFAULT_TTL_SECONDS,
+  type BucketRecord,
   type BucketView,
   type SessionStorage,
   type SessionStoreApi,
@@ -56,6 +57,8 @@ export class SessionStore implements SessionStoreApi {
   readonly onDidChange = this.changes.event;
   private readonly buckets = new Map<string, LiveBucket>();
   private readonly queues = new Map<string, PersistQueue>();
+  /** What storage holds for each bucket (absent = nothing), to roll back to when a write fails. */
+  private readonly saved = new Map<string, BucketRecord>();
   private sweeper: NodeJS.Timeout | undefined;
 
   private constructor(
@@ -254,17 +257,29 @@ export class SessionStore implements SessionStoreApi {
         const batch = q.waiters.splice(0);
         // The state at write time carries every change committed so far.
         const b = this.buckets.get(id);
+        const record = b ? recordFromBucket(b) : undefined;
         try {
-          if (b) await this.storage.put(id, recordFromBucket(b));
+          if (record) await this.storage.put(id, record);
           else await this.storage.delete(id);
+          if (record) this.saved.set(id, record);
+          else this.saved.delete(id);
           for (const w of batch) w.resolve();
         } catch (e) {
+          // A refused call must leave nothing behind: the bucket goes back to
+          // what storage holds, and every change built on the lost one (still
+          // queued) is refused with it.
+          const failed = [...batch, ...q.waiters.splice(0)];
           const err = new SessionError(
-            `Could not save the session store (bucket ${id}): ${e instanceof Error ? e.message : String(e)}`,
+            `Could not save the session store (bucket ${id}): ${e instanceof Error ? e.message : String(e)}. Nothing was stored.`,
             { cause: e },
           );
           this.logger.error(err.message);
-          for (const w of batch) w.reject(err);
+          const rec = this.saved.get(id);
+          const restored = rec ? bucketFromRecord(rec, id, this.logger) : undefined;
+          if (restored) this.buckets.set(id, restored);
+          else this.buckets.delete(id);
+          this.changes.fire({ bucketId: id, reason: 'load' });
+          for (const w of failed) w.reject(err);
         }
       }
     } finally {
@@ -332,10 +347,13 @@ export class SessionStore implements SessionStoreApi {
       const id = bucketIdOf(b.user, b.sessionKey);
       const other = this.buckets.get(id);
       if (!other || other.lastUsed < b.lastUsed) this.buckets.set(id, b);
+      if (id === storedId) this.saved.set(id, recordFromBucket(b));
       if (id !== storedId) {
         // Stored under a foreign key (hand-edited, or an older id scheme): move it home.
         this.logger.warn(`Session bucket stored as ${JSON.stringify(storedId)} belongs under ${JSON.stringify(id)}; moving it.`);
-        await this.storage.put(id, recordFromBucket(this.buckets.get(id)!));
+        const moved = recordFromBucket(this.buckets.get(id)!);
+        await this.storage.put(id, moved);
+        this.saved.set(id, moved);
         await this.storage.delete(storedId);
       }
     }

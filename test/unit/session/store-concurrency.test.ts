@@ -49,9 +49,26 @@ void describe('SessionStore concurrency and durability', () => {
     storage.failNext = 1;
     await assert.rejects(store.set('u', 's', 'a', 1), (e: unknown) => e instanceof SessionError && /disk full/.test(e.message));
     assert.ok(logger.lines.some((l) => l.level === 'error' && /disk full/.test(l.message)));
+    // Nothing of the refused call stays behind, in memory or on disk.
+    assert.deepEqual(store.variables('u', 's'), {});
     // The store keeps working afterwards.
     await store.set('u', 's', 'b', 2);
-    assert.deepEqual((await storage.loadAll()).get(bucketIdOf('u', 's'))?.vars, { a: 1, b: 2 });
+    assert.deepEqual((await storage.loadAll()).get(bucketIdOf('u', 's'))?.vars, { b: 2 });
+  });
+
+  void test('a failed write rolls the bucket back to its saved state, refusing the changes queued on it', async () => {
+    const storage = new InstrumentedStorage(new MemoryStorage(), 20);
+    const store = await SessionStore.open({ storage, sweepIntervalMs: 0 });
+    await store.set('u', 's', 'kept', 'yes');
+    storage.failNext = 1;
+    const first = store.set('u', 's', 'lost', 1);
+    // Queued while the failing write is in flight: built on the lost change.
+    await new Promise((r) => setTimeout(r, 5));
+    const second = store.set('u', 's', 'also_lost', 2);
+    await assert.rejects(first, SessionError);
+    await assert.rejects(second, SessionError);
+    assert.deepEqual(store.variables('u', 's'), { kept: 'yes' });
+    assert.deepEqual((await storage.loadAll()).get(bucketIdOf('u', 's'))?.vars, { kept: 'yes' });
   });
 
   void test('flush waits for every pending write', async () => {
