@@ -4,7 +4,7 @@ import { describeValue, isPlainObject } from './coerce';
 import { Reporter, readBool, readEnvMap, readPositive, readString, readStringList, readText, resolvePath } from './fields';
 import { toolNameProblem } from './names';
 import { parseParams } from './parse-params';
-import { curlCommand } from './curl';
+import { curlCommand, curlQuotesUrl } from './curl';
 import { parseFnTarget } from './fn-target';
 import { unquotedParams } from './template-lint';
 import { checkTemplate } from '../template/render';
@@ -101,7 +101,8 @@ export function parseTool(
       r.error(`'${field}' is not a valid template: ${problem}`, [field]);
       continue;
     }
-    for (const p of unquotedParams(text, params)) {
+    const quotedByShorthand = field === 'curl' && body !== undefined && curlQuotesUrl(body);
+    for (const p of quotedByShorthand ? [] : unquotedParams(text, params)) {
       r.warn(`'${field}' outputs {{ ${p} }} without '| quote'; a value with spaces or shell characters will break or inject (quoting is the catalog author's job)`, [field]);
     }
   }

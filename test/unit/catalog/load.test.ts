@@ -1,5 +1,7 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
+import { renderTemplate } from '../../../src/core/template/render';
+import { shellQuote } from '../../../src/core/template/quote';
 import { join, resolve } from 'node:path';
 import { homedir } from 'node:os';
 import { loadCatalog } from '../../../src/core/catalog/load';
@@ -188,6 +190,20 @@ void describe('curl shorthand', () => {
     assert.equal(cmd('public.c'), "curl -sL -o - 'http://127.0.0.1/post' --json @-");
     assert.equal(cmd('public.d'), `curl -sL -o - 'http://h/it'"'"'s'`);
     assert.equal(tool(catalog, 'public.c').stdin, true);
+  });
+
+  void test('a templated URL is rendered, then quoted whole: a param cannot break out, and no unquoted warning', async () => {
+    const { catalog } = await loadText(`tools:
+  - name: q
+    params: [{ name: term }]
+    curl: https://example.com/search?q={{ term }}&x=1
+`);
+    assert.deepEqual(catalog.diagnostics, []);
+    const command = (tool(catalog, 'public.q') as ExecTool).command;
+    const evil = "a'; touch /tmp/pwned; echo '";
+    const rendered = renderTemplate(command, { term: evil });
+    assert.equal(rendered, `curl -sL -o - ${shellQuote(`https://example.com/search?q=${evil}&x=1`)}`);
+    assert.equal(renderTemplate(command, { term: 'plain' }), 'curl -sL -o - \'https://example.com/search?q=plain&x=1\'');
   });
 });
 
