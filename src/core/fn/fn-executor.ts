@@ -1,5 +1,6 @@
 // Runs function tools: JavaScript in a pool of worker threads, Python in a
-// runner subprocess per call. Every run reports started / output / exited
+// pool of warm runner processes (one call at a time each; a subprocess of
+// its own per call when they are all busy or the tool has Unix limits). Every run reports started / output / exited
 // events. The runtime applies the write-back from ExecOutcome.contextOut.
 import { availableParallelism } from 'node:os';
 import type { FnTool, ToolDef } from '../catalog/types';
@@ -10,14 +11,17 @@ import type { CallContext, ExecOutcome, ToolExecutor } from '../runner/types';
 import { callJsTool } from './js/js-call';
 import { WorkerPool } from './js/worker-pool';
 import { callPythonTool } from './python/python-call';
+import { PythonPool } from './python/python-pool';
 import type { PythonRunHandle } from './python/python-process';
 
 export interface FnExecutorOptions {
   logger?: Logger;
   /** The server's environment, passed through with env_passthrough (default process.env). */
   baseEnv?: NodeJS.ProcessEnv;
-  /** Most worker threads alive at once (default: CPU count, 2..8). */
+  /** Most worker threads, and most warm Python processes, alive at once (default: CPU count, 2..8). */
   poolSize?: number;
+  /** A warm Python process with nothing to do exits after this long (default 60 s). */
+  pythonIdleSec?: number;
   /** Timeout of tools that set none (default 300 s). */
   defaultTimeoutSec?: number;
 }
@@ -29,6 +33,7 @@ export class FnExecutor implements ToolExecutor {
   private readonly baseEnv: NodeJS.ProcessEnv;
   private readonly defaultTimeoutSec: number;
   private readonly pool: WorkerPool;
+  private readonly pythonPool: PythonPool;
   private readonly python = new Set<PythonRunHandle>();
   private disposed = false;
 
@@ -36,7 +41,9 @@ export class FnExecutor implements ToolExecutor {
     this.logger = opts.logger ?? silentLogger;
     this.baseEnv = opts.baseEnv ?? process.env;
     this.defaultTimeoutSec = opts.defaultTimeoutSec ?? DEFAULT_FN_TIMEOUT_SEC;
-    this.pool = new WorkerPool(Math.max(1, opts.poolSize ?? Math.min(8, Math.max(2, availableParallelism()))));
+    const size = Math.max(1, opts.poolSize ?? Math.min(8, Math.max(2, availableParallelism())));
+    this.pool = new WorkerPool(size);
+    this.pythonPool = new PythonPool({ maxSize: size, ...(opts.pythonIdleSec !== undefined ? { idleMs: opts.pythonIdleSec * 1000 } : {}) });
   }
 
   async run(tool: ToolDef, params: Record<string, unknown>, ctx: CallContext): Promise<ExecOutcome> {
@@ -59,7 +66,7 @@ export class FnExecutor implements ToolExecutor {
       outcome =
         tool.language === 'js'
           ? await callJsTool(this.pool, tool, params, ctx, { baseEnv: this.baseEnv, timeoutSec }, t0)
-          : await callPythonTool(tool, params, ctx, { baseEnv: this.baseEnv, timeoutSec, track: (h) => this.track(h) }, t0);
+          : await callPythonTool(tool, params, ctx, { baseEnv: this.baseEnv, timeoutSec, track: (h) => this.track(h), pool: this.pythonPool }, t0);
       if (outcome.code !== 0) this.logger.debug(`fn tool '${tool.key}' ended with code ${outcome.code}`);
       return outcome;
     } catch (e) {
@@ -76,12 +83,12 @@ export class FnExecutor implements ToolExecutor {
     }
   }
 
-  /** Terminates the workers and kills running Python subprocesses. */
+  /** Terminates the workers and kills running Python subprocesses and the warm ones. */
   async dispose(): Promise<void> {
     this.disposed = true;
     const running = [...this.python];
     for (const h of running) h.stop('shutdown');
-    await Promise.allSettled([this.pool.dispose(), ...running.map((h) => h.done)]);
+    await Promise.allSettled([this.pool.dispose(), this.pythonPool.dispose(), ...running.map((h) => h.done)]);
   }
 
   private timeoutOf(tool: FnTool): number {

@@ -9,6 +9,13 @@
         result: {"ok": true, "value": ..., "takesContext": bool, "context"?: {...}, "contextError"?: str}
                 | {"ok": false, "stage": "import" | "call" | "result", "error", "traceback"}
 
+    mcc_runner.py serve --result-fd N
+        A warm process that runs one call after another. stdin: one request a
+        line, {"target", "kwargs", "context", "env", "cwd", "fence"}; result:
+        one answer a line, as for execute. Before each answer the fence text
+        is written to fd 1 and fd 2, so the host knows where the call's output
+        ends. Exits at the end of stdin.
+
 The result goes to a channel of its own: fd N when given (the host opens it),
 else a private copy of stdout, with fd 1 then pointed at stderr. Either way
 nothing the tool prints, nor any child it starts, can corrupt the result.
@@ -284,13 +291,113 @@ def execute(request):
     return out + "}"
 
 
+class ModuleWatch:
+    """Hot reload for a warm process. Modules whose files lie under the tool's
+    folders (PYTHONPATH, which starts with the tool's cwd) are remembered with
+    their file's mtime and size; when any of them changed or went away, all of
+    them are dropped from sys.modules, so the next import reads the new code.
+    Everything else (the standard library, site-packages) stays imported."""
+
+    def __init__(self, roots):
+        self.roots = tuple(os.path.join(os.path.normcase(os.path.abspath(r)), "") for r in roots if r)
+        self.seen = set(sys.modules)
+        self.tracked = {}  # module name -> (file, stamp)
+
+    @staticmethod
+    def stamp(path):
+        try:
+            st = os.stat(path)
+            return (st.st_mtime_ns, st.st_size)
+        except OSError:
+            return None
+
+    def note_new_modules(self):
+        for name, module in list(sys.modules.items()):
+            if name in self.seen:
+                continue
+            self.seen.add(name)
+            path = getattr(module, "__file__", None)
+            if not isinstance(path, str):
+                continue
+            path = os.path.normcase(os.path.abspath(path))
+            if path.startswith(self.roots):
+                self.tracked[name] = (path, self.stamp(path))
+
+    def drop_if_changed(self):
+        if not any(self.stamp(path) != stamp for path, stamp in self.tracked.values()):
+            return False
+        for name in self.tracked:
+            sys.modules.pop(name, None)
+            self.seen.discard(name)
+        self.tracked = {}
+        importlib.invalidate_caches()
+        return True
+
+
+def write_all(fd, data):
+    while data:
+        data = data[os.write(fd, data):]
+
+
+def serve(channel):
+    """Runs calls one after another until stdin ends.
+
+    Module globals persist between the calls of one process, as they do in
+    the original MCC, which imports its tools in-process: a tool may keep a
+    cache or a client in a global. Per call, everything else is the call's
+    own: os.environ (MCC_CTX, MCC_CTX_<NAME>, env and env_file), the working
+    directory, sys.stdout / sys.stderr and fds 0, 1 and 2."""
+    requests = os.fdopen(os.dup(0), "rb")  # private and not inherited
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)  # a tool reading stdin reads nothing, as with execute
+    os.close(null)
+    out_fd, err_fd = os.dup(1), os.dup(2)
+    real_stdout, real_stderr = sys.stdout, sys.stderr
+    watch = ModuleWatch(os.environ.get("PYTHONPATH", "").split(os.pathsep))
+    failed_import = False
+    for line in requests:
+        if not line.strip():
+            continue
+        request = json.loads(line.decode("utf-8"))
+        os.dup2(out_fd, 1)
+        os.dup2(err_fd, 2)
+        sys.stdout, sys.stderr = real_stdout, real_stderr
+        os.environ.clear()
+        os.environ.update(request.get("env") or {})
+        try:
+            os.chdir(request.get("cwd") or ".")
+            if not watch.drop_if_changed() and failed_import:
+                importlib.invalidate_caches()  # a module file may have appeared since
+            text = execute(request)
+        except BaseException as e:  # noqa: B902 - never let one call end the process
+            text = json.dumps(dict({"ok": False, "stage": "call"}, **error_fields(e)))
+        failed_import = text.startswith('{"ok": false, "stage": "import"')
+        watch.note_new_modules()
+        for stream in (sys.stdout, sys.stderr, real_stdout, real_stderr):
+            try:
+                stream.flush()
+            except Exception:
+                pass
+        sys.stdout, sys.stderr = real_stdout, real_stderr
+        os.dup2(out_fd, 1)
+        os.dup2(err_fd, 2)
+        fence = request.get("fence", "").encode("utf-8")
+        write_all(out_fd, fence)
+        write_all(err_fd, fence)
+        channel.write(text.encode("utf-8") + b"\n")
+        channel.flush()
+    return 0
+
+
 def main(argv):
     mode = argv[1] if len(argv) > 1 else ""
-    if mode not in ("introspect", "execute"):
-        sys.stderr.write("usage: mcc_runner.py introspect|execute [--result-fd N]\n")
+    if mode not in ("introspect", "execute", "serve"):
+        sys.stderr.write("usage: mcc_runner.py introspect|execute|serve [--result-fd N]\n")
         return 2
     channel = open_result_channel(argv)
     drop_own_folder()
+    if mode == "serve":
+        return serve(channel)
     request = json.loads(sys.stdin.buffer.read().decode("utf-8") or "{}")
     text = introspect(request) if mode == "introspect" else execute(request)
     channel.write(text.encode("utf-8"))

@@ -1,16 +1,21 @@
-// One call of a Python fn tool: a runner subprocess of the tool's
-// interpreter in the tool's folder, answered as an ExecOutcome.
+// One call of a Python fn tool: a runner of the tool's interpreter in the
+// tool's folder, answered as an ExecOutcome. The runner is a warm process
+// from the pool when one is free (see python-pool.ts), else a subprocess of
+// its own. Tools with Unix limits (mem_mb, cpu_sec, fsize_mb, nofile) always
+// get their own: a limit applies to a whole process and must never stay on
+// one that later serves other calls.
 import { statSync } from 'node:fs';
 import { constants } from 'node:os';
 import type { FnTool } from '../../catalog/types';
 import { ToolInputError } from '../../runner/errors';
-import { memoryExitNote, signalNote } from '../../runner/limits';
+import { hasUnixLimits, memoryExitNote, signalNote } from '../../runner/limits';
 import { appendLine } from '../../runner/outcome-text';
 import type { CallContext, ExecOutcome } from '../../runner/types';
 import { pythonToolEnv, toolFolder } from '../fn-env';
 import { PrintedOutput } from '../printed-output';
 import { outcomeSince } from '../outcome';
 import { missingInterpreterMessage, resolveInterpreter } from './interpreter';
+import type { PythonPool } from './python-pool';
 import { startPython, type PythonRunHandle, type PythonRunResult } from './python-process';
 
 export interface PythonCallSettings {
@@ -18,6 +23,8 @@ export interface PythonCallSettings {
   timeoutSec: number;
   /** Registers the running child so that a shutdown can stop it. */
   track: (handle: PythonRunHandle) => () => void;
+  /** Warm runners; without it every call starts an interpreter. */
+  pool?: PythonPool;
 }
 
 type RunnerAnswer =
@@ -35,17 +42,17 @@ export async function callPythonTool(
   const cwd = toolFolder(tool);
   checkFolder(cwd);
   const printed = new PrintedOutput(ctx);
-  const handle = startPython({
+  const common = {
     interpreter,
-    mode: 'execute',
     request: { target: tool.target, kwargs: params, context: ctx.store },
     cwd,
     env: pythonToolEnv(tool, ctx.store, s.baseEnv),
     timeoutMs: s.timeoutSec * 1000,
-    limits: tool.limits,
     onOutput: printed.add,
     ...(ctx.signal ? { signal: ctx.signal } : {}),
-  });
+  };
+  const warm = s.pool && !hasUnixLimits(tool.limits) ? s.pool.start(common) : undefined;
+  const handle = warm ?? startPython({ ...common, mode: 'execute', limits: tool.limits });
   const untrack = s.track(handle);
   let r: PythonRunResult;
   try {
