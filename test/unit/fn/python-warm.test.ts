@@ -49,14 +49,25 @@ describe('warm Python runners', () => {
     assert.equal(a, b, 'the same interpreter answered both calls');
 
     const one = (await value(ex, whoami, {}, { ...ALICE, target: 'one' })) as Record<string, unknown>;
-    const two = (await value(ex, whoami, {}, { ...ALICE, user: 'bob', target: 'two' })) as Record<string, unknown>;
+    const two = (await value(ex, whoami, {}, { ...ALICE, target: 'two' })) as Record<string, unknown>;
     assert.equal(one.pid, a);
     assert.equal(two.pid, a);
     assert.deepEqual([one.env_target, one.blob_target, one.context_target, one.env_user], ['one', 'one', 'one', 'alice']);
-    assert.deepEqual([two.env_target, two.blob_target, two.context_target, two.env_user], ['two', 'two', 'two', 'bob']);
+    assert.deepEqual([two.env_target, two.blob_target, two.context_target, two.env_user], ['two', 'two', 'two', 'alice']);
     assert.equal((two.calls as number) - (one.calls as number), 1, 'module globals persist in a warm process');
     const three = (await value(ex, whoami, {}, { ...ALICE })) as Record<string, unknown>;
     assert.equal(three.env_target, null, 'a variable of an earlier call is gone');
+  });
+
+  test("another user's calls never share a process (nor its module globals)", async () => {
+    const alice = (await value(ex, whoami, {}, { ...ALICE, target: 'a' })) as Record<string, unknown>;
+    const bob = (await value(ex, whoami, {}, { ...ALICE, user: 'bob', target: 'b' })) as Record<string, unknown>;
+    const aliceAgain = (await value(ex, whoami, {}, { ...ALICE })) as Record<string, unknown>;
+    assert.notEqual(bob.pid, alice.pid);
+    assert.equal(aliceAgain.pid, alice.pid);
+    assert.equal(bob.env_user, 'bob');
+    assert.equal(bob.calls, 1, "bob's process starts with fresh module globals");
+    assert.equal((aliceAgain.calls as number) - (alice.calls as number), 1);
   });
 
   test('cwd, os.environ and fd 1 are reset for every call', async () => {

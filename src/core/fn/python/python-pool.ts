@@ -55,10 +55,14 @@ const DRAIN_MS = 300;
 const FENCE_WAIT_MS = 2000;
 export const DEFAULT_PYTHON_IDLE_MS = 60_000;
 
-/** The pool key: calls with the same key may share a process. */
+/**
+ * The pool key: calls with the same key may share a process. The caller's
+ * user is part of it, so module globals a tool keeps never cross from one
+ * user to another (buckets never do either).
+ */
 export function warmKey(interpreter: string, cwd: string, env: Record<string, string>): string {
   const fixed = Object.entries(withoutContextVars(env)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return createHash('sha256').update(JSON.stringify([interpreter, cwd, fixed])).digest('hex');
+  return createHash('sha256').update(JSON.stringify([interpreter, cwd, env.MCC_CTX_USER ?? '', fixed])).digest('hex');
 }
 
 export class PythonPool {
