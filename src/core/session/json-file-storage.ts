@@ -53,14 +53,28 @@ export class JsonFileStorage implements SessionStorage {
 
   async put(id: string, record: BucketRecord): Promise<void> {
     const records = await this.ensureLoaded();
-    records.set(id, structuredClone(record));
-    return this.scheduleWrite();
+    const before = records.get(id);
+    const next = structuredClone(record);
+    records.set(id, next);
+    try {
+      await this.scheduleWrite();
+    } catch (e) {
+      // A refused write must not reach disk with the next one that succeeds.
+      if (records.get(id) === next) restore(records, id, before);
+      throw e;
+    }
   }
 
   async delete(id: string): Promise<void> {
     const records = await this.ensureLoaded();
+    const before = records.get(id);
     records.delete(id);
-    return this.scheduleWrite();
+    try {
+      await this.scheduleWrite();
+    } catch (e) {
+      if (!records.has(id)) restore(records, id, before);
+      throw e;
+    }
   }
 
   async flush(): Promise<void> {
@@ -194,4 +208,9 @@ async function syncDirectory(dir: string): Promise<void> {
   } catch {
     // The file itself is already synced.
   }
+}
+
+function restore(records: Map<string, BucketRecord>, id: string, before: BucketRecord | undefined): void {
+  if (before) records.set(id, before);
+  else records.delete(id);
 }

@@ -1,7 +1,7 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BucketRecord } from '../../../src/core/session/types';
@@ -119,7 +119,7 @@ void describe('JsonFileStorage', () => {
     assert.deepEqual([...again.keys()], ['a']);
   });
 
-  void test('a write error rejects the put with a logged error, and a later write succeeds', async (t) => {
+  void test('a write error rejects the put with a logged error; a later write succeeds without the refused one', async (t) => {
     const dir = await tempDir(t);
     const path = join(dir, 'sub', 'state.json');
     const logger = new RecordingLogger();
@@ -132,7 +132,7 @@ void describe('JsonFileStorage', () => {
     await rm(join(dir, 'sub'));
     await s.put('b', record({ y: 2 }));
     const again = await new JsonFileStorage(path).loadAll();
-    assert.deepEqual([...again.keys()].sort(), ['a', 'b']);
+    assert.deepEqual([...again.keys()].sort(), ['b'], 'the refused put of a is not written later');
   });
 
   void test('an unreadable state file (not just missing) is a clear error, not an empty store', async (t) => {
@@ -204,5 +204,29 @@ void describe('SessionStore over JsonFileStorage', () => {
       assert.equal(store.variables('u', `s${i % 3}`)[`v${i}`], 'x'.repeat(i % 500), `acknowledged write v${i} lost`);
     }
     assert.ok(store.bucket(bucketIdOf('u', 's0')));
+  });
+});
+
+describe('a refused write', () => {
+  test('never reaches disk with a later write that succeeds, and the store rolls back too', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'mcc-refused-'));
+    const folder = join(dir, 'state');
+    const path = join(folder, 's.json');
+    const storage = new JsonFileStorage(path);
+    const store = await SessionStore.open({ storage, sweepIntervalMs: 0 });
+    await store.set('alice', 'X', 'api_token', 'old');
+    // Writes fail while the folder is replaced by a file.
+    await rename(folder, `${folder}.away`);
+    await writeFile(folder, '');
+    await assert.rejects(store.set('alice', 'X', 'api_token', 'REFUSED'), /Nothing was stored/);
+    await unlink(folder);
+    await rename(`${folder}.away`, folder);
+    await store.set('bob', 'Y', 'n', 1);
+    const onDisk = JSON.parse(await readFile(path, 'utf8')) as { buckets: Record<string, BucketRecord> };
+    assert.deepEqual(onDisk.buckets[bucketIdOf('alice', 'X')].vars, { api_token: 'old' });
+    assert.deepEqual(onDisk.buckets[bucketIdOf('bob', 'Y')].vars, { n: 1 });
+    const reopened = await SessionStore.open({ storage: new JsonFileStorage(path), sweepIntervalMs: 0 });
+    assert.deepEqual(reopened.variables('alice', 'X'), { api_token: 'old' });
+    await rm(dir, { recursive: true, force: true });
   });
 });
