@@ -102,6 +102,9 @@ export function parseTool(
       continue;
     }
     const quotedByShorthand = field === 'curl' && body !== undefined && curlQuotesUrl(body);
+    if (quotedByShorthand && /\|\s*quote\b/.test(body)) {
+      r.warn("'curl' quotes the whole URL itself, so '| quote' inside it puts quote characters into the URL; use '| urlencode' for URL parts", ['curl']);
+    }
     for (const p of quotedByShorthand ? [] : unquotedParams(text, params)) {
       r.warn(`'${field}' outputs {{ ${p} }} without '| quote'; a value with spaces or shell characters will break or inject (quoting is the catalog author's job)`, [field]);
     }

@@ -27,7 +27,7 @@ export type EnvLookup = (name: string) => string | undefined;
  * in errors. As in python-dotenv, `${NAME}` and `${NAME:-default}` in unquoted
  * and double-quoted values expand from keys set earlier in the file, then
  * from `lookup`; an unknown name expands to the default or nothing. Single
- * quotes and `\$` keep a `$` literal.
+ * quotes, and `\$` inside double quotes, keep a `$` literal.
  */
 export function parseDotenv(text: string, source = 'env file', lookup: EnvLookup = () => undefined): Record<string, string> {
   const out: Record<string, string> = {};

@@ -23,7 +23,7 @@ export function buildToolEnv(
     for (const [k, v] of Object.entries(baseEnv)) if (v !== undefined) env[k] = v;
   }
   // ${VAR} in the file expands from the server's environment, as dotenv does.
-  if (tool.envFile) Object.assign(env, readEnvFile(tool.envFile, (name) => baseEnv[name]));
+  if (tool.envFile) Object.assign(env, readEnvFile(tool.envFile, (name) => (Object.prototype.hasOwnProperty.call(baseEnv, name) ? baseEnv[name] : undefined)));
   Object.assign(env, tool.env);
 
   for (const k of Object.keys(env)) {

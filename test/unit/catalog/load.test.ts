@@ -205,6 +205,16 @@ void describe('curl shorthand', () => {
     assert.equal(rendered, `curl -sL -o - ${shellQuote(`https://example.com/search?q=${evil}&x=1`)}`);
     assert.equal(renderTemplate(command, { term: 'plain' }), 'curl -sL -o - \'https://example.com/search?q=plain&x=1\'');
   });
+
+  void test("'| quote' inside a shorthand URL is a warning that points to urlencode", async () => {
+    const { catalog } = await loadText(`tools:
+  - name: q
+    params: [{ name: term }]
+    curl: https://example.com/{{ term | quote }}
+`);
+    assert.equal(catalog.tools.size, 1);
+    assert.match(only(warnings(catalog), /quotes the whole URL/).message, /urlencode/);
+  });
 });
 
 void describe('${VAR} substitution at load', () => {

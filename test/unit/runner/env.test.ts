@@ -1,5 +1,7 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildToolEnv } from '../../../src/core/runner/env';
 import { ToolInputError } from '../../../src/core/runner/errors';
@@ -103,4 +105,14 @@ describe('environment of a real subprocess', () => {
     assert.equal(out.code, 0, out.stderr);
     assert.match(out.stdout, /^srv\n\/.*ls\n$/);
   });
+});
+
+test('env_file ${VAR} expansion reads only real environment variables, never inherited properties', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mcc-envfile-'));
+  const file = join(dir, 'x.env');
+  writeFileSync(file, 'A=${constructor}\nB=${toString}x\nC=${HOME_X}\n');
+  const env = buildToolEnv({ env: {}, envFile: file, envPassthrough: false }, {}, { HOME_X: '/h' });
+  assert.equal(env.A, '');
+  assert.equal(env.B, 'x');
+  assert.equal(env.C, '/h');
 });
