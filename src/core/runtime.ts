@@ -106,13 +106,16 @@ export class Runtime {
   }
 
   async getSession(p: Principal, sessionKey: string, name: unknown, call: CallOptions = {}): Promise<ToolCallResult> {
-    if (typeof name === 'string' && isReservedKey(name)) {
-      await this.opts.store.touch(p.user, sessionKey, call.clientName);
-      return ok(JSON.stringify(this.identity(p)[name]));
-    }
-    const bad = validateVariableName(name);
+    const reserved = typeof name === 'string' && isReservedKey(name);
+    const bad = reserved ? undefined : validateVariableName(name);
     if (bad) return fail(bad);
-    await this.opts.store.touch(p.user, sessionKey, call.clientName);
+    try {
+      await this.opts.store.touch(p.user, sessionKey, call.clientName);
+    } catch (e) {
+      if (e instanceof SessionError) return fail(e.message);
+      throw e;
+    }
+    if (reserved) return ok(JSON.stringify(this.identity(p)[name]));
     const vars = this.opts.store.variables(p.user, sessionKey);
     const key = name as string;
     return ok(JSON.stringify(Object.prototype.hasOwnProperty.call(vars, key) ? vars[key] : null));
@@ -181,8 +184,7 @@ export class Runtime {
     if (!executor) return refused(`'${key}' is a function tool, and this server has no function-tool runtime.`, masked);
     if (this.closed) return refused('The server is shutting down.', masked);
 
-    await this.opts.store.touch(p.user, sessionKey, call.clientName);
-    const snapshot = this.storeView(p, sessionKey);
+    // Registered before the first await, so a shutdown that starts now waits for this call.
     const abort = new AbortController();
     const onAbort = (): void => abort.abort(call.signal?.reason);
     call.signal?.addEventListener('abort', onAbort, { once: true });
@@ -190,6 +192,8 @@ export class Runtime {
     const runId = randomUUID();
     this.running.set(runId, abort);
     try {
+      await this.opts.store.touch(p.user, sessionKey, call.clientName);
+      const snapshot = this.storeView(p, sessionKey);
       const outcome = await executor.run(tool, validated.params, {
         runId,
         caller: { user: p.user, sessionKey },
@@ -197,17 +201,26 @@ export class Runtime {
         signal: abort.signal,
         events: this.opts.events ?? nullEventSink,
       });
+      let note = '';
       if (tool.kind === 'fn' && tool.takesContext && outcome.contextOut) {
-        const wb = await this.opts.store.writeBack(p.user, sessionKey, snapshot, outcome.contextOut);
-        if (!wb.applied) this.logger.warn(`write-back of '${key}' for ${p.user} rejected: ${wb.reason}`);
+        try {
+          const wb = await this.opts.store.writeBack(p.user, sessionKey, snapshot, outcome.contextOut);
+          if (!wb.applied) this.logger.warn(`write-back of '${key}' for ${p.user} rejected: ${wb.reason}`);
+        } catch (e) {
+          // The tool ran: its answer is still returned, saying its session changes were lost.
+          if (!(e instanceof SessionError)) throw e;
+          this.logger.error(`write-back of '${key}' for ${p.user} failed: ${e.message}`);
+          note = `\n[mcc: the tool's session changes were not saved: ${e.message}]`;
+        }
       }
-      const done = (result: ToolCallResult): RunResult => ({ result, code: outcome.code, params: masked });
+      const done = (result: ToolCallResult): RunResult => ({ result: note ? { ...result, text: result.text + note } : result, code: outcome.code, params: masked });
       if (outcome.code !== 0) return done(formatRunFailure(key, outcome));
       if (tool.kind === 'fn') return done(ok(typeof outcome.value === 'string' ? outcome.value : JSON.stringify(outcome.value ?? null)));
       return done(ok(outcome.stdout));
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
       if (e instanceof ToolInputError) return refused(`'${key}' did not run: ${message}`, masked);
+      if (e instanceof SessionError) return refused(`'${key}' did not run: ${message}`, masked);
       this.logger.error(`tool '${key}' crashed: ${e instanceof Error ? (e.stack ?? message) : message}`);
       return refused(`'${key}' failed inside the runtime: ${message}`, masked);
     } finally {

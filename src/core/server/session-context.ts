@@ -36,7 +36,13 @@ export async function audited(
   run: () => ToolCallResult | Promise<ToolCallResult>,
 ): Promise<CallToolResult> {
   const started = ctx.runtime.now();
-  const result = await run();
+  let result: ToolCallResult;
+  try {
+    result = await run();
+  } catch (e) {
+    // Still one audit line and a clear error result, never a bare protocol error.
+    result = { isError: true, text: `${tool} failed: ${e instanceof Error ? e.message : String(e)}` };
+  }
   ctx.runtime.recordCall(ctx.principal, ctx.sessionKeyFor(extra), tool, params, started, result);
   return toMcpResult(result);
 }

@@ -109,4 +109,41 @@ describe('Runtime', () => {
     assert.equal(r.isError, true);
     assert.match(r.text, /stopped with return code -1/);
   });
+
+  test('a failing store gives audited error results, never an exception', async () => {
+    const storage = new MemoryStorage();
+    const store = await SessionStore.open({ storage, sweepIntervalMs: 0 });
+    const audits: AuditEntry[] = [];
+    const exec = new FakeExecutor(() => ({ code: 0, stdout: 'ran', stderr: '', durationMs: 1 }));
+    const runtime = new Runtime({ store, executors: { exec }, onAudit: (a) => audits.push(a) });
+    runtime.setCatalog({ tools: new Map<string, ToolDef>([[execTool.key, execTool]]), diagnostics: [], files: [] });
+    storage.put = () => Promise.reject(new Error('EIO (injected)'));
+    const r = await runtime.execute(OWNER, 'k', 't.run', { word: 'w' });
+    assert.equal(r.isError, true);
+    assert.match(r.text, /did not run: .*EIO/);
+    assert.equal(exec.calls.length, 0);
+    assert.equal(audits.length, 1);
+    assert.equal(audits[0].code, 'error');
+    const g = await runtime.getSession(OWNER, 'k', 'x');
+    assert.equal(g.isError, true);
+    assert.match(g.text, /EIO/);
+  });
+
+  test("a write-back that cannot be saved still returns the tool's answer, with a note", async () => {
+    const storage = new MemoryStorage();
+    const store = await SessionStore.open({ storage, sweepIntervalMs: 0 });
+    const exec = new FakeExecutor(() => ({ code: 0, stdout: '', stderr: '', durationMs: 1 }));
+    const realPut = storage.put.bind(storage);
+    const fn = new FakeExecutor((ctx) => {
+      storage.put = () => Promise.reject(new Error('disk full (injected)'));
+      return { code: 0, stdout: '"v"', stderr: '', durationMs: 1, value: 'v', contextOut: { ...ctx.store, cursor: 1 } };
+    });
+    const runtime = new Runtime({ store, executors: { exec, fn } });
+    runtime.setCatalog({ tools: new Map<string, ToolDef>([[fnTool.key, fnTool]]), diagnostics: [], files: [] });
+    const r = await runtime.execute(OWNER, 'k', 't.fn', {});
+    assert.equal(r.isError, false);
+    assert.match(r.text, /^v\n\[mcc: the tool's session changes were not saved: .*disk full/);
+    storage.put = realPut;
+    assert.deepEqual(store.variables('owner', 'k'), {});
+  });
 });
