@@ -31,6 +31,14 @@ import traceback
 import typing
 
 EMPTY = inspect.Parameter.empty
+
+# The runner's own JSON codecs, made at import: a tool that patches
+# json.dumps, json.loads or json.JSONEncoder in a warm process must not
+# change, nor forge, the answers of this or later calls.
+_encode_strict = json.JSONEncoder(allow_nan=False, ensure_ascii=False).encode
+_encode_text = json.JSONEncoder(ensure_ascii=False).encode
+_encode_ascii = json.JSONEncoder().encode
+_decode = json.JSONDecoder().decode
 SKIPPED_KINDS = (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
 
 
@@ -166,7 +174,7 @@ def type_text(ann):
 
 def is_json(value):
     try:
-        json.dumps(value, allow_nan=False)
+        _encode_strict(value)
         return True
     except (TypeError, ValueError):
         return False
@@ -222,7 +230,7 @@ def introspect(request):
                 if d in sys.path:
                     sys.path.remove(d)
             os.chdir(home)
-    return json.dumps({"results": results}, ensure_ascii=False)
+    return _encode_text({"results": results})
 
 
 def call_args(fn, kwargs):
@@ -256,7 +264,7 @@ def execute(request):
     try:
         fn = load_callable(request["target"])
     except BaseException as e:  # noqa: B902
-        return json.dumps(dict({"ok": False, "stage": "import"}, **error_fields(e)))
+        return _encode_ascii(dict({"ok": False, "stage": "import"}, **error_fields(e)))
     kwargs = dict(request.get("kwargs") or {})
     takes_context = declares_context(fn)
     context = None
@@ -273,21 +281,21 @@ def execute(request):
 
             value = asyncio.run(await_it(value))
     except SystemExit as e:
-        return json.dumps({"ok": False, "stage": "call", "error": "the tool called sys.exit(%r)" % (e.code,),
-                           "traceback": traceback.format_exc()})
+        return _encode_ascii({"ok": False, "stage": "call", "error": "the tool called sys.exit(%r)" % (e.code,),
+                             "traceback": traceback.format_exc()})
     except BaseException as e:  # noqa: B902
-        return json.dumps(dict({"ok": False, "stage": "call"}, **error_fields(e)))
+        return _encode_ascii(dict({"ok": False, "stage": "call"}, **error_fields(e)))
     try:
-        value_json = json.dumps(value, allow_nan=False, ensure_ascii=False)
+        value_json = _encode_strict(value)
     except (TypeError, ValueError) as e:
-        return json.dumps({"ok": False, "stage": "result", "traceback": "",
-                           "error": "the returned value is not JSON-serialisable: %s" % e})
+        return _encode_ascii({"ok": False, "stage": "result", "traceback": "",
+                              "error": "the returned value is not JSON-serialisable: %s" % e})
     out = '{"ok": true, "takesContext": %s, "value": %s' % ("true" if takes_context else "false", value_json)
     if takes_context:
         try:
-            out += ', "context": ' + json.dumps(context, allow_nan=False, ensure_ascii=False)
+            out += ', "context": ' + _encode_strict(context)
         except (TypeError, ValueError) as e:
-            out += ', "contextError": ' + json.dumps("context is not JSON-serialisable: %s" % e)
+            out += ', "contextError": ' + _encode_ascii("context is not JSON-serialisable: %s" % e)
     return out + "}"
 
 
@@ -346,21 +354,29 @@ def serve(channel):
     the original MCC, which imports its tools in-process: a tool may keep a
     cache or a client in a global. Per call, everything else is the call's
     own: os.environ (MCC_CTX, MCC_CTX_<NAME>, env and env_file), the working
-    directory, sys.stdout / sys.stderr and fds 0, 1 and 2."""
+    directory, the umask, sys.stdin / sys.stdout / sys.stderr and fds 0, 1
+    and 2."""
     requests = os.fdopen(os.dup(0), "rb")  # private and not inherited
-    null = os.open(os.devnull, os.O_RDONLY)
-    os.dup2(null, 0)  # a tool reading stdin reads nothing, as with execute
-    os.close(null)
+    null_fd = os.open(os.devnull, os.O_RDONLY)  # non-inheritable; kept to reset fd 0
+    os.dup2(null_fd, 0)  # a tool reading stdin reads nothing, as with execute
     out_fd, err_fd = os.dup(1), os.dup(2)
     real_stdout, real_stderr = sys.stdout, sys.stderr
+    stdin_encoding = getattr(sys.stdin, "encoding", None) or "utf-8"
+    umask = os.umask(0o022)
+    os.umask(umask)
     watch = ModuleWatch(os.environ.get("PYTHONPATH", "").split(os.pathsep))
     failed_import = False
     for line in requests:
         if not line.strip():
             continue
-        request = json.loads(line.decode("utf-8"))
+        request = _decode(line.decode("utf-8"))
+        os.dup2(null_fd, 0)
         os.dup2(out_fd, 1)
         os.dup2(err_fd, 2)
+        os.umask(umask)
+        # A fresh sys.stdin on the /dev/null fd 0: nothing an earlier call put
+        # there (another object, a closed stream, buffered data) is left.
+        sys.stdin = open(0, "r", encoding=stdin_encoding, closefd=False)
         sys.stdout, sys.stderr = real_stdout, real_stderr
         os.environ.clear()
         os.environ.update(request.get("env") or {})
@@ -370,7 +386,7 @@ def serve(channel):
                 importlib.invalidate_caches()  # a module file may have appeared since
             text = execute(request)
         except BaseException as e:  # noqa: B902 - never let one call end the process
-            text = json.dumps(dict({"ok": False, "stage": "call"}, **error_fields(e)))
+            text = _encode_ascii(dict({"ok": False, "stage": "call"}, **error_fields(e)))
         failed_import = text.startswith('{"ok": false, "stage": "import"')
         watch.note_new_modules()
         for stream in (sys.stdout, sys.stderr, real_stdout, real_stderr):
@@ -398,7 +414,7 @@ def main(argv):
     drop_own_folder()
     if mode == "serve":
         return serve(channel)
-    request = json.loads(sys.stdin.buffer.read().decode("utf-8") or "{}")
+    request = _decode(sys.stdin.buffer.read().decode("utf-8") or "{}")
     text = introspect(request) if mode == "introspect" else execute(request)
     channel.write(text.encode("utf-8"))
     channel.flush()

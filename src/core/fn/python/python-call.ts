@@ -44,6 +44,7 @@ export async function callPythonTool(
   const printed = new PrintedOutput(ctx);
   const common = {
     interpreter,
+    partition: warmPartition(ctx),
     request: { target: tool.target, kwargs: params, context: ctx.store },
     cwd,
     env: pythonToolEnv(tool, ctx.store, s.baseEnv),
@@ -72,7 +73,14 @@ export async function callPythonTool(
   if (!answer) {
     const signum = r.signal ? constants.signals[r.signal] : undefined;
     const code = signum !== undefined ? -signum : r.code && r.code !== 0 ? r.code : 1;
-    const note = signum !== undefined ? signalNote(signum, tool.limits) : `the Python runner exited with code ${String(r.code)} without a result`;
+    const note =
+      signum !== undefined
+        ? signalNote(signum, tool.limits)
+        : r.unanswered
+          ? 'the Python runner answered without a result (the call ended, but no answer came on its channel; the process was killed)'
+          : r.result !== undefined
+            ? 'the Python runner answered without a result (a malformed answer)'
+            : `the Python runner exited with code ${String(r.code)} without a result`;
     return done(code, r.stdout, appendLine(r.stderr, note));
   }
   if (!answer.ok) {
@@ -87,13 +95,39 @@ export async function callPythonTool(
   return done(0, JSON.stringify(answer.value), stderr, { value: answer.value, ...contextOut });
 }
 
-function parseAnswer(text: string | undefined): RunnerAnswer | undefined {
+/**
+ * Who may share a warm process (see WarmCallSpec.partition): the user, and
+ * for anonymous callers, who all share one user name, also the session.
+ */
+export function warmPartition(ctx: Pick<CallContext, 'caller' | 'store'>): string {
+  const storeUser = typeof ctx.store.user === 'string' ? ctx.store.user : '';
+  const anonymous = ctx.caller.user === 'anonymous' || storeUser === 'anonymous';
+  return JSON.stringify(anonymous ? [ctx.caller.user, storeUser, ctx.caller.sessionKey] : [ctx.caller.user, storeUser]);
+}
+
+/** The runner's answer, or undefined when there is none or it has not the runner's shape. */
+export function parseAnswer(text: string | undefined): RunnerAnswer | undefined {
   if (text === undefined) return undefined;
+  let a: unknown;
   try {
-    return JSON.parse(text) as RunnerAnswer;
+    a = JSON.parse(text);
   } catch {
     return undefined;
   }
+  if (typeof a !== 'object' || a === null || Array.isArray(a)) return undefined;
+  const o = a as Record<string, unknown>;
+  if (o.ok === true) {
+    if (!('value' in o) || typeof o.takesContext !== 'boolean') return undefined;
+    if (o.context !== undefined && (typeof o.context !== 'object' || o.context === null || Array.isArray(o.context))) return undefined;
+    if (o.contextError !== undefined && typeof o.contextError !== 'string') return undefined;
+    return o as RunnerAnswer;
+  }
+  if (o.ok === false) {
+    if (!['import', 'call', 'result'].includes(o.stage as string)) return undefined;
+    if (typeof o.error !== 'string' || typeof o.traceback !== 'string') return undefined;
+    return o as RunnerAnswer;
+  }
+  return undefined;
 }
 
 // Normally already absolute (the resolver found it at load time).

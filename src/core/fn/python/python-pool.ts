@@ -17,7 +17,10 @@
 // wrong call.
 //
 // A timeout or cancel kills the process's whole group (the runner leads its
-// own), like a one-shot run, and the pool forgets it; so does a crash. At
+// own), like a one-shot run, and the pool forgets it; so does a crash, and
+// so does a call whose fences came without an answer. Whenever a process
+// exits (idle, evicted, crashed, killed), whatever the tool left running in
+// its group is killed after it. At
 // most `maxSize` processes live; a call that finds them all busy gets none
 // (the caller then runs one-shot). Idle processes exit after `idleMs` and
 // never keep the host's event loop alive.
@@ -32,6 +35,12 @@ import type { PythonRunHandle, PythonRunResult, StopReason } from './python-proc
 export interface WarmCallSpec {
   interpreter: string;
   cwd: string;
+  /**
+   * Who may share a process: calls of different partitions never do. The
+   * caller's user, and for anonymous callers (who all share one user name)
+   * also their session, so module globals never cross between them.
+   */
+  partition: string;
   /** The call's whole environment, MCC_CTX* included. */
   env: Record<string, string>;
   request: { target: string; kwargs: Record<string, unknown>; context: Record<string, unknown> };
@@ -53,16 +62,19 @@ const KILL_GRACE_MS = 300;
 const DRAIN_MS = 300;
 // After the answer, how long the fences may lag behind it on the other pipes.
 const FENCE_WAIT_MS = 2000;
+// After both fences, how long the answer may lag behind them on fd 3.
+const ANSWER_WAIT_MS = 500;
 export const DEFAULT_PYTHON_IDLE_MS = 60_000;
 
 /**
  * The pool key: calls with the same key may share a process. The caller's
- * user is part of it, so module globals a tool keeps never cross from one
- * user to another (buckets never do either).
+ * partition (see WarmCallSpec) is part of it, so module globals a tool keeps
+ * never cross from one user, or one anonymous session, to another (buckets
+ * never do either).
  */
-export function warmKey(interpreter: string, cwd: string, env: Record<string, string>): string {
+export function warmKey(interpreter: string, cwd: string, env: Record<string, string>, partition: string): string {
   const fixed = Object.entries(withoutContextVars(env)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return createHash('sha256').update(JSON.stringify([interpreter, cwd, env.MCC_CTX_USER ?? '', fixed])).digest('hex');
+  return createHash('sha256').update(JSON.stringify([interpreter, cwd, partition, fixed])).digest('hex');
 }
 
 export class PythonPool {
@@ -85,7 +97,7 @@ export class PythonPool {
    */
   start(spec: WarmCallSpec): PythonRunHandle | undefined {
     if (this.disposed || this.opts.maxSize <= 0) return undefined;
-    const key = warmKey(spec.interpreter, spec.cwd, spec.env);
+    const key = warmKey(spec.interpreter, spec.cwd, spec.env, spec.partition);
     let proc = this.takeIdle(key);
     if (!proc) {
       if (this.all.size >= this.opts.maxSize) {
@@ -127,6 +139,7 @@ interface Pending {
   stopped?: StopReason;
   finish: (r: PythonRunResult | typeof FAILED_TO_START) => void;
   fenceTimer?: NodeJS.Timeout;
+  answerTimer?: NodeJS.Timeout;
 }
 
 class WarmProcess {
@@ -192,9 +205,14 @@ class WarmProcess {
           s.once('end', r);
           s.once('close', r);
         }));
-        void Promise.race([Promise.all(ended), sleep(DRAIN_MS)]).then(() => {
+        // Whatever the tool left running in the group (a background process,
+        // a daemon thread's child) ends with the runner, as after an exec run.
+        const pid = this.child.pid;
+        const reaped = pid !== undefined ? killProcessTree(pid, KILL_GRACE_MS, true).catch(() => false) : Promise.resolve(true);
+        void Promise.race([Promise.all(ended), sleep(DRAIN_MS)]).then(async () => {
           for (const s of [this.child.stdout, this.child.stderr, this.child.stdio[3]]) (s as Readable | null)?.destroy();
           this.settleOnExit();
+          await reaped;
           resolve();
         });
       });
@@ -255,7 +273,10 @@ class WarmProcess {
     await this.exitedPromise;
   }
 
-  /** Out of the pool without killing anything it left running: it exits at the end of stdin. */
+  /**
+   * Out of the pool: it exits at the end of stdin, and then whatever the tool
+   * left running in its process group is killed (see the exit handler).
+   */
   retire(): void {
     this.markDead();
     this.child.stdin?.end();
@@ -270,6 +291,7 @@ class WarmProcess {
     if (data === FENCE_SEEN) {
       p.fences.add(stream);
       this.maybeFinish();
+      this.awaitAnswer(p);
       return;
     }
     if (data === '') return;
@@ -301,6 +323,22 @@ class WarmProcess {
     }
   }
 
+  /**
+   * The runner writes the answer right after both fences. When it does not
+   * come (a tool closed or took over fd 3), the call ends without a result
+   * after a short grace, and the process, no longer trustworthy, is killed.
+   */
+  private awaitAnswer(p: Pending): void {
+    if (this.current !== p || p.answer !== undefined || p.fences.size < 2 || p.answerTimer || p.stopped) return;
+    p.answerTimer = setTimeout(() => {
+      if (this.current !== p || p.answer !== undefined || p.stopped || this.exited) return;
+      this.markDead();
+      this.finishCurrent({ stdout: p.out.text(), stderr: p.err.text(), code: null, signal: null, unanswered: true });
+      void this.kill('cancelled');
+    }, ANSWER_WAIT_MS);
+    p.answerTimer.unref();
+  }
+
   private maybeFinish(): void {
     const p = this.current;
     if (!p || p.answer === undefined || p.fences.size < 2 || p.stopped) return;
@@ -311,6 +349,7 @@ class WarmProcess {
     const p = this.current;
     if (!p) return;
     clearTimeout(p.fenceTimer);
+    clearTimeout(p.answerTimer);
     this.current = undefined;
     this.onOutput = undefined;
     if (!this.dead) this.becomeIdle();

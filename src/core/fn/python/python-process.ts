@@ -1,7 +1,8 @@
 // One run of mcc_runner.py: the request as JSON on stdin, the answer on fd 3
 // (a pipe of its own, so nothing the tool prints can corrupt it), stdout and
 // stderr reported as they come. The child leads its own process group, so a
-// timeout or cancel ends it together with anything it started.
+// timeout or cancel ends it together with anything it started, and so does
+// its exit: nothing the tool started in the background outlives the call.
 import { spawn } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import type { Limits } from '../../catalog/types';
@@ -35,6 +36,8 @@ export interface PythonRunResult {
   code: number | null;
   signal: NodeJS.Signals | null;
   stopped?: StopReason;
+  /** A warm runner finished the call (both fences came) but wrote no answer; it was killed. */
+  unanswered?: boolean;
 }
 
 /** A running child that a shutdown can stop. */
@@ -85,7 +88,11 @@ export function startPython(spec: PythonRunSpec): PythonRunHandle {
       exited = true;
       clearTimeout(timer);
       spec.signal?.removeEventListener('abort', onAbort);
-      void Promise.race([Promise.all([out.ended, err.ended, res.ended]), sleep(DRAIN_MS)]).then(() => {
+      // Whatever the tool left running in its group ends with the interpreter,
+      // as after an exec run; the call is over once it is gone.
+      const reaped = child.pid !== undefined ? killProcessTree(child.pid, KILL_GRACE_MS, true).catch(() => false) : Promise.resolve(true);
+      void Promise.race([Promise.all([out.ended, err.ended, res.ended]), sleep(DRAIN_MS)]).then(async () => {
+        await reaped;
         for (const s of [child.stdout, child.stderr, resultPipe]) s?.destroy();
         const text = res.text();
         resolve({
