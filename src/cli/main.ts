@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { parseServeArgs, UsageError, USAGE, type ServeArgs } from './args';
 import { stderrLogger, runEventLogger } from './stderr-logger';
-import { AuthConfigError, Authenticator } from '../core/http/authenticator';
+import { AuthConfigError, Authenticator, newToken } from '../core/http/authenticator';
 import { loadUsersFile, type UsersConfig } from '../core/http/users-file';
 import { startHttpServer } from '../core/http/http-server';
 import { createServer } from '../core/server/create-server';
@@ -21,7 +21,7 @@ async function serve(args: ServeArgs): Promise<void> {
   const users: UsersConfig | undefined = args.users ? await loadUsersFile(args.users) : undefined;
   for (const w of users?.warnings ?? []) logger.warn(w);
   const owner: Principal = { user: args.user, email: args.email, groups: args.groups, grants: [] };
-  const token = process.env.MCC_TOKEN || randomBytes(32).toString('base64url');
+  const token = process.env.MCC_TOKEN || newToken();
   let authenticator: Authenticator;
   try {
     authenticator = new Authenticator({ token, principal: owner }, users);

@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Catalog, ToolDef } from './catalog/types';
 import { validateParams } from './catalog/params';
+import { isPlainObject } from './catalog/coerce';
 import { accessibleTools, canAccess } from './access';
 import { Emitter, type Clock, type Logger, silentLogger, systemClock } from './host';
 import { identityKeys, isReservedKey, type IdentityKeys, type Principal } from './identity';
@@ -267,10 +268,6 @@ function parseParamsArgument(raw: unknown): Record<string, unknown> | string {
   }
   if (isPlainObject(raw)) return raw;
   return "'params' must be an object of parameter values.";
-}
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 export function maskOverrides(tool: ToolDef, params: Record<string, unknown>): Record<string, unknown> {

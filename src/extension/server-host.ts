@@ -1,12 +1,11 @@
 // The embedded server: the core runtime over workspace-state storage and
 // its HTTP endpoint on 127.0.0.1. Pure (no vscode): extension.ts hands in
 // settings, storage, logging and run-event sinks, so tests run it in Node.
-import { randomBytes } from 'node:crypto';
 import { Emitter, type Logger } from '../core/host';
 import { ANONYMOUS, type Principal } from '../core/identity';
 import type { Catalog } from '../core/catalog/types';
 import type { FnResolver } from '../core/catalog/fn-resolver';
-import { Authenticator } from '../core/http/authenticator';
+import { Authenticator, newToken } from '../core/http/authenticator';
 import { startHttpServer, type McpHttpServer } from '../core/http/http-server';
 import { loadUsersFile, type UsersConfig } from '../core/http/users-file';
 import { openRuntime } from '../core/open-runtime';
@@ -44,7 +43,7 @@ interface Running {
 
 export class ServerHost {
   /** A fresh bearer token per activation; only the definition and the copied config carry it. */
-  readonly token = randomBytes(32).toString('base64url');
+  readonly token = newToken();
   private current: Running | undefined;
   private catalog: Catalog | undefined;
   private storeSub: { dispose(): void } | undefined;

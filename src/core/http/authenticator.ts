@@ -1,6 +1,6 @@
 // Bearer-token authentication. Tokens are compared as SHA-256 digests with
 // timingSafeEqual, so neither length nor content leaks through timing.
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { ANONYMOUS, type Principal } from '../identity';
 import { MIN_TOKEN_LENGTH, type UsersConfig } from './users-file';
 
@@ -60,4 +60,9 @@ export class Authenticator {
 
 export function sha256(text: string): Buffer {
   return createHash('sha256').update(text, 'utf8').digest();
+}
+
+/** A fresh owner token: 32 random bytes, URL-safe. */
+export function newToken(): string {
+  return randomBytes(32).toString('base64url');
 }

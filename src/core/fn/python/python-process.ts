@@ -148,6 +148,7 @@ function collect(stream: Readable | null, cap: number, onData?: (d: string) => v
   };
 }
 
-function sleep(ms: number): Promise<void> {
+/** A pause that never keeps the process alive on its own. */
+export function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms).unref());
 }

@@ -7,7 +7,7 @@ import type { Readable, Writable } from 'node:stream';
 import { killProcessTree } from '../../runner/process-tree';
 import { pythonRunnerPath } from '../assets';
 import { withoutContextVars } from '../fn-env';
-import type { PythonRunHandle, PythonRunResult, StopReason } from './python-process';
+import { sleep, type PythonRunHandle, type PythonRunResult, type StopReason } from './python-process';
 import type { WarmCallSpec } from './warm-key';
 
 const KILL_GRACE_MS = 300;
@@ -345,8 +345,4 @@ class OutputBuffer {
   text(): string {
     return this.chunks.join('') + (this.cut > 0 ? `\n[... ${this.cut} more characters cut]` : '');
   }
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms).unref());
 }
