@@ -3,7 +3,7 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { statSync } from 'node:fs';
-import { loadCatalog } from './catalog/load';
+import { loadCatalog, logCatalogDiagnostics } from './catalog/load';
 import type { Catalog } from './catalog/types';
 import type { FnResolver } from './catalog/fn-resolver';
 import { type Logger, silentLogger } from './host';
@@ -39,11 +39,7 @@ export class CatalogSource {
         ...(this.opts.fnResolver ? { fnResolver: this.opts.fnResolver } : {}),
         logger: this.logger,
       });
-      for (const d of catalog.diagnostics) {
-        const text = `${d.file}:${d.line}: ${d.message}`;
-        if (d.severity === 'error') this.logger.error(text);
-        else this.logger.warn(text);
-      }
+      logCatalogDiagnostics(catalog, this.logger);
       this.opts.onLoad(catalog);
       return catalog;
     })();

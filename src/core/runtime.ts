@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Catalog, ToolDef } from './catalog/types';
 import { validateParams } from './catalog/params';
+import { EMPTY_CATALOG } from './catalog/load';
 import { isPlainObject } from './catalog/coerce';
 import { accessibleTools, canAccess } from './access';
 import { Emitter, type Clock, type Logger, silentLogger, systemClock } from './host';
@@ -54,8 +55,6 @@ export interface CallOptions {
   signal?: AbortSignal;
   clientName?: string;
 }
-
-const EMPTY_CATALOG: Catalog = { tools: new Map(), diagnostics: [], files: [] };
 
 export class Runtime {
   private catalog: Catalog = EMPTY_CATALOG;

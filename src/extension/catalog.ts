@@ -3,7 +3,7 @@
 // workspaces load nothing.
 import * as vscode from 'vscode';
 import { dirname, basename, isAbsolute } from 'node:path';
-import { loadCatalog } from '../core/catalog/load';
+import { EMPTY_CATALOG, loadCatalog, logCatalogDiagnostics } from '../core/catalog/load';
 import type { Catalog } from '../core/catalog/types';
 import type { Logger } from '../core/host';
 import { resolveCatalogPaths } from './catalog-paths';
@@ -11,7 +11,6 @@ import type { CatalogDiagnostics } from './diagnostics';
 import type { ServerHost } from './server-host';
 import type { Settings } from './settings';
 
-export const EMPTY_CATALOG: Catalog = { tools: new Map(), diagnostics: [], files: [] };
 
 export class CatalogController implements vscode.Disposable {
   private watchers: vscode.Disposable[] = [];
@@ -57,7 +56,7 @@ export class CatalogController implements vscode.Disposable {
     } else {
       for (const m of paths.missing) if (m !== 'tools.yaml') this.logger.warn(`mcc.catalogs: '${m}' exists in no workspace folder`);
       catalog = paths.existing.length === 0 ? EMPTY_CATALOG : await loadCatalog(paths.existing, withResolver({ env: process.env, logger: this.logger }, this.host));
-      for (const d of catalog.diagnostics) this.logger[d.severity === 'error' ? 'error' : 'warn'](`${d.file}:${d.line}: ${d.message}`);
+      logCatalogDiagnostics(catalog, this.logger);
       this.logger.info(`catalog loaded: ${catalog.tools.size} tool(s) from ${catalog.files.length} file(s)`);
     }
     this.current = catalog;

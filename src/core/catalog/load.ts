@@ -149,3 +149,15 @@ async function completeFnTools(tools: ToolDef[], resolver: FnResolver | undefine
   }
   return others;
 }
+
+/** A catalog with nothing in it (before the first load, or with no files). */
+export const EMPTY_CATALOG: Catalog = { tools: new Map(), diagnostics: [], files: [] };
+
+/** Writes each diagnostic as `file:line: message` at its own severity. */
+export function logCatalogDiagnostics(catalog: Catalog, logger: Logger): void {
+  for (const d of catalog.diagnostics) {
+    const text = `${d.file}:${d.line}: ${d.message}`;
+    if (d.severity === 'error') logger.error(text);
+    else logger.warn(text);
+  }
+}
