@@ -3,10 +3,11 @@
 // Each component is installed into its own versioned cache folder and marked
 // done only at the very end, so an interrupted run is redone, never half-used.
 // Usage: node scripts/e2e-setup.mjs [--json]   (paths as JSON on stdout)
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { paths, versions, isInstalled, MARKER } from './e2e-paths.mjs';
+import { npmChildEnv } from './npm-child-env.mjs';
 
 const log = (msg) => process.stderr.write(`[e2e-setup] ${msg}\n`);
 const t0 = Date.now();
@@ -14,11 +15,29 @@ const timings = {};
 
 class SetupError extends Error {}
 
-function run(cmd, args, opts = {}) {
-  // Child output goes to stderr so stdout stays clean for --json.
-  const r = spawnSync(cmd, args, { stdio: ['ignore', 2, 2], ...opts });
-  if (r.error) throw new SetupError(`${cmd} could not start: ${r.error.message}`);
-  if (r.status !== 0) throw new SetupError(`${cmd} ${args.join(' ')} exited with ${r.status ?? r.signal}`);
+const RETRY = 'npm run e2e:setup';
+const HEARTBEAT_MS = Number(process.env.MCC_E2E_HEARTBEAT_MS) || 10_000;
+const secs = (ms) => `${(ms / 1000).toFixed(1)}s`;
+
+/**
+ * Runs one step's command, printing a heartbeat (what, how long so far) while
+ * it runs, since a code-server install can take over ten minutes. Child output
+ * goes to stderr so stdout stays clean for --json.
+ */
+function run(what, cmd, args, opts = {}) {
+  const started = Date.now();
+  const shown = [cmd, ...args].join(' ');
+  const beat = setInterval(() => log(`… still installing ${what} (${secs(Date.now() - started)} so far)`), HEARTBEAT_MS);
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { stdio: ['ignore', 2, 2], ...opts });
+    const fail = (why) => reject(new SetupError(`${what}: ${why}\n  command: ${shown}${opts.cwd ? `\n  in: ${opts.cwd}` : ''}\n  to retry: ${RETRY}`));
+    child.on('error', (err) => { clearInterval(beat); fail(`could not start ${cmd}: ${err.message}`); });
+    child.on('exit', (code, signal) => {
+      clearInterval(beat);
+      if (code === 0) resolve(Date.now() - started);
+      else fail(`exited with ${code ?? signal} after ${secs(Date.now() - started)}`);
+    });
+  });
 }
 
 function dpkgInstalled(pkg) {
@@ -26,25 +45,27 @@ function dpkgInstalled(pkg) {
   return r.status === 0 && r.stdout.includes('install ok installed');
 }
 
-function ensureDebianPackages(pkgs) {
+async function ensureDebianPackages(pkgs) {
   const missing = pkgs.filter((p) => !dpkgInstalled(p));
   if (!missing.length) return;
   const started = Date.now();
   const asRoot = process.getuid?.() === 0;
   const sudo = asRoot ? [] : ['sudo', '-n'];
   if (!asRoot && spawnSync('sudo', ['-n', 'true']).status !== 0) {
-    throw new SetupError(`missing Debian packages ${missing.join(' ')}; install them as root: apt-get install -y ${missing.join(' ')}`);
+    throw new SetupError(`missing Debian packages ${missing.join(' ')}; install them as root (apt-get install -y ${missing.join(' ')}), then run: ${RETRY}`);
   }
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  const aptCmd = (args) => (sudo.length ? run(sudo[0], [...sudo.slice(1), 'apt-get', ...args], { env }) : run('apt-get', args, { env }));
-  log(`installing Debian packages: ${missing.join(' ')} (apt-get update first)…`);
-  aptCmd(['update', '-q']);
-  aptCmd(['install', '-y', '-q', '--no-install-recommends', ...missing]);
+  const env = { ...npmChildEnv(), DEBIAN_FRONTEND: 'noninteractive' };
+  const what = `Debian packages ${missing.join(' ')}`;
+  const aptCmd = (args) => run(what, sudo[0] ?? 'apt-get', [...sudo.slice(1), ...(sudo.length ? ['apt-get'] : []), ...args], { env });
+  log(`installing ${what} (apt-get update first)…`);
+  await aptCmd(['update', '-q']);
+  await aptCmd(['install', '-y', '-q', '--no-install-recommends', ...missing]);
   timings.apt = Date.now() - started;
+  log(`${what} installed in ${secs(timings.apt)}`);
 }
 
 /** npm-installs `spec` into `dir` (a private package folder), then writes the marker. */
-function ensureNpmPackage({ name, note = '', dir, spec, env, check }) {
+async function ensureNpmPackage({ name, note = '', dir, spec, env, check }) {
   if (isInstalled(dir)) return;
   const started = Date.now();
   // Redo from scratch: a folder without a marker is a broken earlier attempt.
@@ -52,24 +73,24 @@ function ensureNpmPackage({ name, note = '', dir, spec, env, check }) {
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'mcc-e2e-cache', private: true }) + '\n');
   log(`installing ${name}${note}…`);
-  run('npm', ['install', '--no-audit', '--no-fund', '--no-save', '--loglevel=error', spec], {
+  // A clean environment of its own: nothing of the outer `npm start` / `npm test`.
+  await run(name, 'npm', ['install', '--no-audit', '--no-fund', '--no-save', '--loglevel=error', spec], {
     cwd: dir,
-    env: { ...process.env, ...env },
+    env: npmChildEnv(process.env, env),
   });
   check?.();
-  const secs = ((Date.now() - started) / 1000).toFixed(1);
-  fs.writeFileSync(path.join(dir, MARKER), JSON.stringify({ spec, installedAt: new Date().toISOString(), seconds: Number(secs) }) + '\n');
   timings[name] = Date.now() - started;
-  log(`${name} installed in ${secs}s`);
+  fs.writeFileSync(path.join(dir, MARKER), JSON.stringify({ spec, installedAt: new Date().toISOString(), seconds: timings[name] / 1000 }) + '\n');
+  log(`${name} installed in ${secs(timings[name])}`);
 }
 
 function mustExist(file, what) {
-  if (!fs.existsSync(file)) throw new SetupError(`${what} not found at ${file} after install`);
+  if (!fs.existsSync(file)) throw new SetupError(`${what} not found at ${file} after install; to retry: ${RETRY}`);
 }
 
 function node24Env() {
   return {
-    PATH: `${paths.nodeBinDir}${path.delimiter}${process.env.PATH}`,
+    PATH: `${paths.nodeBinDir}${path.delimiter}${npmChildEnv().PATH ?? ''}`,
     // The machine's npm config says nodedir=/usr (Node 20 headers); native
     // modules of code-server must be built against Node 24's.
     npm_config_nodedir: paths.nodeHeadersDir,
@@ -79,9 +100,9 @@ function node24Env() {
 try {
   fs.mkdirSync(paths.cacheDir, { recursive: true });
   // libkrb5-dev: code-server's `kerberos` dependency compiles against it.
-  ensureDebianPackages(['chromium', 'libkrb5-dev']);
+  await ensureDebianPackages(['chromium', 'libkrb5-dev']);
 
-  ensureNpmPackage({
+  await ensureNpmPackage({
     name: `node@${versions.node}`,
     dir: paths.nodeDir,
     spec: `node@${versions.node}`,
@@ -89,11 +110,11 @@ try {
       mustExist(paths.node, 'node 24 binary');
       mustExist(path.join(paths.nodeHeadersDir, 'include', 'node', 'node_api.h'), 'node 24 headers');
       const v = spawnSync(paths.node, ['--version'], { encoding: 'utf8' }).stdout.trim();
-      if (!v.startsWith(`v${versions.node}.`)) throw new SetupError(`expected Node ${versions.node}, got ${v || 'nothing'}`);
+      if (!v.startsWith(`v${versions.node}.`)) throw new SetupError(`expected Node ${versions.node}, got ${v || 'nothing'}; to retry: ${RETRY}`);
     },
   });
 
-  ensureNpmPackage({
+  await ensureNpmPackage({
     name: `code-server ${versions.codeServer}`,
     note: ' (first run takes several minutes)',
     dir: paths.codeServerDir,
@@ -102,7 +123,7 @@ try {
     check: () => mustExist(paths.codeServer, 'code-server entry'),
   });
 
-  ensureNpmPackage({
+  await ensureNpmPackage({
     name: `playwright-core ${versions.playwrightCore}`,
     dir: paths.playwrightDir,
     spec: `playwright-core@${versions.playwrightCore}`,
@@ -113,7 +134,7 @@ try {
 
   mustExist(paths.chromium, 'chromium');
   const total = Date.now() - t0;
-  log(`ready in ${(total / 1000).toFixed(1)}s (cache: ${paths.cacheDir})`);
+  log(`ready in ${secs(total)} (cache: ${paths.cacheDir})`);
   const out = { ok: true, versions, paths, timingsMs: { ...timings, total } };
   if (process.argv.includes('--json')) process.stdout.write(JSON.stringify(out, null, 2) + '\n');
 } catch (err) {

@@ -17,6 +17,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { paths } from './e2e-paths.mjs';
+import { npmChildEnv } from './npm-child-env.mjs';
 import { packageVsix } from './package.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -43,9 +44,10 @@ await step('setting up code-server (first run: a few minutes)', () => {
   if (r.status !== 0) throw new Error('e2e setup failed (see above)');
 });
 
+// code-server and its extension host get none of the outer npm's variables.
 const env = {
-  ...process.env,
-  PATH: `${paths.nodeBinDir}${path.delimiter}${process.env.PATH}`,
+  ...npmChildEnv(),
+  PATH: `${paths.nodeBinDir}${path.delimiter}${npmChildEnv().PATH ?? ''}`,
   XDG_CONFIG_HOME: path.join(home, 'xdg-config'),
   XDG_DATA_HOME: path.join(home, 'xdg-data'),
   // Only our extension matters here: no gallery (it would be open-vsx.org).

@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { paths } from '../../scripts/e2e-paths.mjs';
+import { npmChildEnv } from '../../scripts/npm-child-env.mjs';
 
 /**
  * The environment for code-server (and so the extension host): config and
@@ -11,9 +12,10 @@ import { paths } from '../../scripts/e2e-paths.mjs';
  */
 export function codeServerEnv(tmp, extra) {
   const deadLoopback = 'http://127.0.0.1:9';
+  const base = npmChildEnv(); // nothing of the outer `npm test`
   const env = {
-    ...process.env,
-    PATH: `${paths.nodeBinDir}${path.delimiter}${process.env.PATH}`,
+    ...base,
+    PATH: `${paths.nodeBinDir}${path.delimiter}${base.PATH ?? ''}`,
     // Keep code-server's own config out of $HOME.
     XDG_CONFIG_HOME: path.join(tmp, 'xdg-config'),
     XDG_DATA_HOME: path.join(tmp, 'xdg-data'),
