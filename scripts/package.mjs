@@ -5,7 +5,12 @@
 //   node scripts/package.mjs                    # the host's target, e.g. linux-x64
 //   node scripts/package.mjs --target darwin-arm64
 //   node scripts/package.mjs --skip-build --out some/dir
-//   node scripts/package.mjs --json             # last line: { vsix, target, ms }
+//   node scripts/package.mjs --json             # last line: { vsix, target, ms, bytes, files, warnings }
+//   node scripts/package.mjs --verbose          # also vsce's listing of the files
+//
+// vsce's file tree is kept out of the output (it buried `npm start`'s steps);
+// its warnings are always shown, and returned, so the VSIX test can insist
+// on none (e.g. "The file ... is large").
 //
 // node-pty is native, so a VSIX carries one platform's addon:
 // - linux-*: node-pty/build/Release/pty.node, compiled by `npm ci` on a Linux
@@ -34,13 +39,14 @@ const WINDOWS_JS = [
 ];
 
 function parseArgs(argv) {
-  const o = { target: hostTarget(), out: path.join(root, 'dist-vsix'), build: true, json: false };
+  const o = { target: hostTarget(), out: path.join(root, 'dist-vsix'), build: true, json: false, verbose: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--target') o.target = argv[++i];
     else if (a === '--out') o.out = path.resolve(argv[++i]);
     else if (a === '--skip-build') o.build = false;
     else if (a === '--json') o.json = true;
+    else if (a === '--verbose') o.verbose = true;
     else throw new Error(`unknown argument ${a}`);
   }
   if (!TARGETS.includes(o.target)) throw new Error(`unknown target ${o.target}; one of ${TARGETS.join(', ')}`);
@@ -103,15 +109,35 @@ export async function packageVsix(opts) {
   const vsix = path.join(o.out, `mcc-vscode-${o.target}.vsix`);
   fs.rmSync(vsix, { force: true });
   const vsce = path.join(root, 'node_modules', '@vscode', 'vsce', 'vsce');
-  run(process.execPath, [
-    vsce, 'package',
-    '--target', o.target,
-    '--out', vsix,
-    '--allow-missing-repository', // private for now; no repository URL to link
-    ...(ignoreFile ? ['--ignoreFile', ignoreFile] : []),
-  ], { stdio: o.json ? ['ignore', 'ignore', 'inherit'] : 'inherit' });
-  if (ignoreFile) fs.rmSync(path.dirname(ignoreFile), { recursive: true, force: true });
-  return { vsix, target: o.target, ms: Date.now() - started };
+  let out;
+  try {
+    out = runVsce(vsce, ['package', '--target', o.target, '--out', vsix, ...(ignoreFile ? ['--ignoreFile', ignoreFile] : [])]);
+  } finally {
+    if (ignoreFile) fs.rmSync(path.dirname(ignoreFile), { recursive: true, force: true });
+  }
+  if (o.verbose) process.stderr.write(out);
+  const warnings = vsceWarnings(out);
+  for (const w of warnings) process.stderr.write(`package: vsce warns: ${w}\n`);
+  const files = /\((\d+) files?,/.exec(out)?.[1];
+  return { vsix, target: o.target, ms: Date.now() - started, bytes: fs.statSync(vsix).size, files: files ? Number(files) : undefined, warnings };
+}
+
+/** Runs vsce with its output captured: shown whole only when it fails. */
+function runVsce(vsce, args) {
+  const r = spawnSync(process.execPath, [vsce, ...args], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FORCE_COLOR: '0' } });
+  const out = `${r.stdout ?? ''}${r.stderr ?? ''}`;
+  if (r.status !== 0) {
+    process.stderr.write(out);
+    throw new Error(`vsce ${args[0]} failed (${r.status ?? r.signal}); its output is above`);
+  }
+  return out;
+}
+
+/** vsce's warnings: its WARNING lines and the "file is large" note it puts under the tree. */
+export function vsceWarnings(output) {
+  // eslint-disable-next-line no-control-regex
+  const lines = output.replace(/\x1b\[[0-9;]*m/g, '').split('\n').map((l) => l.trim());
+  return lines.filter((l) => /^WARNING\b/.test(l) || /^The file .+ is large\b/.test(l));
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
@@ -119,7 +145,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     const o = parseArgs(process.argv.slice(2));
     const r = await packageVsix(o);
     if (o.json) console.log(JSON.stringify(r));
-    else console.log(`packaged ${path.relative(root, r.vsix)} (${r.target}) in ${(r.ms / 1000).toFixed(1)} s`);
+    else console.log(`packaged ${path.relative(root, r.vsix)} (${r.target}, ${r.files ?? '?'} files, ${(r.bytes / 1024).toFixed(0)} KB) in ${(r.ms / 1000).toFixed(1)} s`);
   } catch (err) {
     console.error(`package: ${err.message}`);
     process.exit(1);
