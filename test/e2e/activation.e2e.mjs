@@ -4,32 +4,26 @@
 // work there as anywhere: no catalog is needed to stash and read variables.
 //
 //   node scripts/e2e-test.mjs test/e2e/activation.e2e.mjs
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { launchEditor, withFailureScreenshot } from './harness.mjs';
-import { checks, eventually, freshVsix, getSession, OUR_TOOLS, OWNER, sleep, T, viewPaneText } from './mcc-helpers.mjs';
+import { eventually, getSession, mccEditor, OUR_TOOLS, sleep, T, viewPaneText } from './mcc-helpers.mjs';
+
+/** A project folder with no tool catalog in it. */
+function plainFolder() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcc-e2e-plain-'));
+  fs.writeFileSync(path.join(dir, 'README.md'), '# A project without a tool catalog\n');
+  return dir;
+}
 
 describe('MCC in a window with no catalog', { timeout: 240_000 }, () => {
-  let editor;
-  let workspace;
-  const step = (name, fn) => withFailureScreenshot(() => editor, name, fn);
-
-  before(async () => {
-    const vsix = await freshVsix();
-    workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'mcc-e2e-plain-'));
-    fs.writeFileSync(path.join(workspace, 'README.md'), '# A project without a tool catalog\n');
-    editor = await launchEditor({ name: 'mcc-no-catalog', vsixOrExtensionDir: vsix, workspaceFolder: workspace, checks, settings: { 'mcc.identity.user': OWNER } });
-  });
-
-  after(async () => {
-    await editor?.close();
-    if (workspace) fs.rmSync(workspace, { recursive: true, force: true });
-  });
+  const m = mccEditor({ name: 'mcc-no-catalog', workspace: plainFolder });
+  const step = m.step;
 
   test('nothing of MCC starts in a window with no catalog until it is used', step('idle', async () => {
+    const editor = m.editor;
     // Long enough for startup activation events (onStartupFinished, workspaceContains) to have fired.
     await sleep(5000);
     assert.equal(await editor.host.check('isActive'), false, 'the extension activated in a window with no catalog and no MCC use');
@@ -39,6 +33,7 @@ describe('MCC in a window with no catalog', { timeout: 240_000 }, () => {
   }));
 
   test('MCP: List Servers activates MCC through its MCP collection and lists its server', step('list-servers', async () => {
+    const editor = m.editor;
     // "MCP: List Servers" (code-server, with no chat model, keeps it out of the
     // palette, so the host runs it; it resolves once its quick pick closes).
     const closed = editor.host.executeCommand('workbench.mcp.listServer');
@@ -55,6 +50,7 @@ describe('MCC in a window with no catalog', { timeout: 240_000 }, () => {
   }));
 
   test('its session tools work without a catalog, and the Tools view offers to create one', step('session-tools', async () => {
+    const editor = m.editor;
     const tools = await editor.startMcpServers({ tool: T('set_session') });
     for (const n of OUR_TOOLS) assert.ok(tools.some((t) => t.name === n), `${n} not live`);
     await editor.autoApproveTools();

@@ -6,53 +6,34 @@
 //
 //   node scripts/e2e-test.mjs test/e2e/first-day.e2e.mjs
 //   MCC_E2E_UPDATE_MEDIA=1 node scripts/e2e-test.mjs test/e2e/first-day.e2e.mjs   # and copy them to media/
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { launchEditor, repoRoot, withFailureScreenshot } from './harness.mjs';
-import {
-  catalogLoads, checks, eventually, freshVsix, OWNER, rowFor, rowLocator, sleep, T, viewRows, workspaceCopy,
-} from './mcc-helpers.mjs';
+import { repoRoot } from './harness.mjs';
+import { catalogLoads, eventually, mccEditor, rowFor, rowLocator, sleep, T, viewRows } from './mcc-helpers.mjs';
 
 const toasts = (editor, text) => editor.page.locator('.notifications-toasts .notification-toast', { hasText: text });
 const quickInput = (editor) => editor.page.locator('.quick-input-widget');
 
 describe('MCC on the first day (trusted workspace)', { timeout: 420_000 }, () => {
-  let editor;
-  let workspace;
-  const step = (name, fn) => withFailureScreenshot(() => editor, name, fn);
-
-  before(async () => {
-    const vsix = await freshVsix();
-    workspace = workspaceCopy();
-    editor = await launchEditor({
-      name: 'mcc-first-day',
-      vsixOrExtensionDir: vsix,
-      workspaceFolder: workspace,
-      checks,
-      viewport: { width: 1280, height: 800 },
-      settings: {
-        'mcc.identity.user': OWNER,
-        'mcc.terminal.reveal': 'always',
-        'terminal.integrated.gpuAcceleration': 'off',
-        'workbench.hover.delay': 300,
-      },
-    });
-    await editor.host.check('mccInfo');
-    await editor.startMcpServers({ tool: T('set_session') });
-    await editor.autoApproveTools();
-    await editor.invokeTool(T('set_session'), { name: 'target', value: '10.0.0.5' });
-    await editor.invokeTool(T('set_session'), { name: 'hosts', value: ['alpha', 'beta'] });
-    await editor.invokeTool(T('set_session'), { name: 'deploy', value: { region: 'eu', replicas: 2 } });
+  const m = mccEditor({
+    name: 'mcc-first-day',
+    viewport: { width: 1280, height: 800 },
+    settings: { 'mcc.terminal.reveal': 'always', 'terminal.integrated.gpuAcceleration': 'off', 'workbench.hover.delay': 300 },
+    ready: async (editor) => {
+      await editor.host.check('mccInfo');
+      await editor.startMcpServers({ tool: T('set_session') });
+      await editor.autoApproveTools();
+      await editor.invokeTool(T('set_session'), { name: 'target', value: '10.0.0.5' });
+      await editor.invokeTool(T('set_session'), { name: 'hosts', value: ['alpha', 'beta'] });
+      await editor.invokeTool(T('set_session'), { name: 'deploy', value: { region: 'eu', replicas: 2 } });
+    },
   });
-
-  after(async () => {
-    await editor?.close();
-    if (workspace) fs.rmSync(workspace, { recursive: true, force: true });
-  });
+  const step = m.step;
 
   test('Add Variable: text that is not JSON is stored as text with one Enter, after the box says so', step('add-text', async () => {
+    const editor = m.editor;
     const done = editor.host.executeCommand('mcc.sessions.addVariable');
     const input = quickInput(editor).locator('input.input');
     await input.waitFor({ state: 'visible' });
@@ -71,6 +52,7 @@ describe('MCC on the first day (trusted workspace)', { timeout: 420_000 }, () =>
   }));
 
   test('Edit Value on an object opens formatted JSON in a tab; a save stores it, invalid JSON is refused with why', step('json-tab', async () => {
+    const editor = m.editor;
     const row = await eventually(async () => {
       const r = await rowLocator(editor, 'mcc.sessions', 'deploy');
       return (await r.count()) ? r : false;
@@ -104,6 +86,7 @@ describe('MCC on the first day (trusted workspace)', { timeout: 420_000 }, () =>
   }));
 
   test("a tool's tooltip renders its Markdown description (no literal ##)", step('tooltip', async () => {
+    const editor = m.editor;
     await expandToolGroups(editor);
     const row = await rowLocator(editor, 'mcc.tools', 'show_ctx');
     await row.hover();
@@ -118,6 +101,7 @@ describe('MCC on the first day (trusted workspace)', { timeout: 420_000 }, () =>
   }));
 
   test("the status bar menu's preselected first choice is Show Logs", step('status-menu', async () => {
+    const editor = m.editor;
     await editor.page.locator('#workbench\\.parts\\.statusbar .statusbar-item', { hasText: /MCC :\d+/ }).first().click();
     const focused = quickInput(editor).locator('.monaco-list-row.focused');
     await focused.waitFor({ state: 'visible' });
@@ -128,6 +112,7 @@ describe('MCC on the first day (trusted workspace)', { timeout: 420_000 }, () =>
   }));
 
   test("the README's screenshots: the Sessions and Tools views, and a run in the terminal", step('store-screenshots', async () => {
+    const editor = m.editor;
     await editor.host.executeCommand('notifications.clearAll');
     await editor.host.evaluate(async (vscode) => {
       const uri = vscode.Uri.joinPath(vscode.workspace.workspaceFolders[0].uri, 'tools.yaml');
@@ -156,6 +141,7 @@ describe('MCC on the first day (trusted workspace)', { timeout: 420_000 }, () =>
   }));
 
   test("a failed run's notification says why it failed", step('failed-run', async () => {
+    const editor = m.editor;
     await editor.host.executeCommand('notifications.clearAll');
     const result = await editor.run('mcc.tools.run', 'e2e.slow', {});
     assert.equal(result.isError, true);
@@ -166,6 +152,7 @@ describe('MCC on the first day (trusted workspace)', { timeout: 420_000 }, () =>
   }));
 
   test("one save of tools.yaml reloads the catalog once, and the Sessions view's tools key follows without Refresh", step('reload-once', async () => {
+    const editor = m.editor;
     const toolsRow = async () => rowFor(await viewRows(editor, 'mcc.sessions'), 'tools');
     assert.equal(await eventually(toolsRow), 'tools [3 items] (read-only)');
     const before = catalogLoads(editor);
@@ -178,6 +165,16 @@ describe('MCC on the first day (trusted workspace)', { timeout: 420_000 }, () =>
     await sleep(3000);
     assert.equal(catalogLoads(editor) - before, 1, 'one save reloaded the catalog more than once');
     assert.ok((await editor.host.check('mccInfo')).tools.includes('e2e.extra'));
+    // Late events of the same save (here: the same bytes written again, past
+    // the watcher's debounce) change nothing, so they reload nothing.
+    const file = path.join(m.workspace, 'tools.yaml');
+    const text = fs.readFileSync(file);
+    for (let i = 0; i < 2; i++) {
+      fs.writeFileSync(file, text);
+      await sleep(700);
+    }
+    await sleep(2000);
+    assert.equal(catalogLoads(editor) - before, 1, 'rewriting the same bytes reloaded the catalog');
   }));
 });
 

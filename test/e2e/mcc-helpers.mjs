@@ -4,8 +4,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { repoRoot } from './harness.mjs';
+import { launchEditor, repoRoot, withFailureScreenshot } from './harness.mjs';
 import { packageVsix } from '../../scripts/package.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -114,4 +115,30 @@ export function catalogLoads(editor) {
     n += fs.readFileSync(path.join(editor.logsDir, f), 'utf8').split('\n').filter((l) => /\bcatalog loaded:/.test(l)).length;
   }
   return n;
+}
+
+/**
+ * In a describe(): launches the VSIX in a real editor before its tests (on
+ * `workspace()`, by default a fixture copy; owner OWNER) and closes it and
+ * removes the workspace after. `ready(editor)` runs once it is up. Returns
+ * { editor, workspace } (set in before) and step(name, fn), which leaves a
+ * screenshot when the test fails.
+ */
+export function mccEditor({ workspace = workspaceCopy, ready, settings, ...launch }) {
+  const ctx = {
+    editor: undefined,
+    workspace: undefined,
+    step: (name, fn) => withFailureScreenshot(() => ctx.editor, name, fn),
+  };
+  before(async () => {
+    const vsix = await freshVsix();
+    ctx.workspace = workspace();
+    ctx.editor = await launchEditor({ vsixOrExtensionDir: vsix, workspaceFolder: ctx.workspace, checks, settings: { 'mcc.identity.user': OWNER, ...settings }, ...launch });
+    await ready?.(ctx.editor);
+  });
+  after(async () => {
+    await ctx.editor?.close();
+    if (ctx.workspace) fs.rmSync(ctx.workspace, { recursive: true, force: true });
+  });
+  return ctx;
 }

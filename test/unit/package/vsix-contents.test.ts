@@ -217,6 +217,19 @@ void describe('VSIX contents', { timeout: 180_000 }, () => {
     for (const e of ours) assert.ok(e.size <= 0.85 * total, `${e.name} is ${((100 * e.size) / total).toFixed(0)}% of the package`);
   });
 
+  // The store shows the VSIX's README: vsce turns its relative image links
+  // into links to the repository, which needs package.json's "repository".
+  void test("the README's images link to the repository, not to files the VSIX leaves out", () => {
+    const readme = entries.find((e) => /^extension\/readme\.md$/i.test(e.name));
+    assert.ok(readme);
+    const images = [...entryText(buf, readme).matchAll(/!\[[^\]]*\]\(([^)\s]+)\)/g)].map((m) => m[1]);
+    assert.ok(images.length >= 2, 'the README shows no screenshots');
+    const repo = manifest().repository?.url.replace(/\.git$/, '');
+    for (const src of images) assert.ok(src.startsWith(`${repo}/raw/`), `${src} does not point into ${repo}`);
+    const local = readFileSync(join(root, 'README.md'), 'utf8');
+    for (const m of local.matchAll(/!\[[^\]]*\]\((media\/[^)\s]+)\)/g)) assert.ok(existsSync(join(root, m[1])), `${m[1]} is missing from the repository`);
+  });
+
   function manifest(): Manifest {
     const pkgEntry = entries.find((e) => e.name === 'extension/package.json');
     assert.ok(pkgEntry);
