@@ -37,7 +37,8 @@ function step(name, fn) {
   return Promise.resolve(r).then((v) => { log(`${name}: done in ${((Date.now() - t) / 1000).toFixed(1)}s`); return v; });
 }
 
-const { vsix } = await step('building and packaging the VSIX', () => packageVsix({ json: false }));
+const { vsix, reused } = await step('building and packaging the VSIX', () => packageVsix({ json: false }));
+if (reused) log('the VSIX is unchanged since the last run: kept it');
 
 await step('setting up code-server (first run: a few minutes)', () => {
   const r = spawnSync(process.execPath, [path.join(root, 'scripts', 'e2e-setup.mjs')], { stdio: 'inherit' });
