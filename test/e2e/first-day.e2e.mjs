@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { repoRoot } from './harness.mjs';
-import { catalogLoads, eventually, mccEditor, rowFor, rowLocator, sleep, T, viewRows } from './mcc-helpers.mjs';
+import { catalogLoads, clickMenuItem, eventually, mccEditor, rowFor, rowLocator, sleep, T, viewRows } from './mcc-helpers.mjs';
 
 const toasts = (editor, text) => editor.page.locator('.notifications-toasts .notification-toast', { hasText: text });
 const quickInput = (editor) => editor.page.locator('.quick-input-widget');
@@ -58,7 +58,7 @@ describe('MCC on the first day (trusted workspace)', { timeout: 420_000 }, () =>
       return (await r.count()) ? r : false;
     });
     await row.click({ button: 'right' });
-    await editor.page.locator('.monaco-menu .action-item:not(.disabled) .action-label', { hasText: /^Edit Value$/ }).first().click();
+    await clickMenuItem(editor, 'Edit Value');
     const doc = await eventually(async () => {
       const d = await editor.host.check('activeDocument');
       return d?.scheme === 'mcc-session' ? d : false;

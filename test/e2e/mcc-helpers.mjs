@@ -59,6 +59,22 @@ export async function rowLocator(editor, viewId, label) {
   return rows.filter({ has: editor.page.locator('.label-name', { hasText: new RegExp(`^\\s*${label}\\s*$`) }) }).first();
 }
 
+/**
+ * Clicks a context-menu item. VS Code draws the menu in a shadow root (CSS
+ * locators pierce it); on a busy machine a click that lands while the menu
+ * is still opening is dropped, so it clicks again until the menu closes.
+ */
+export async function clickMenuItem(editor, label) {
+  const item = editor.page.locator('.monaco-menu .action-item:not(.disabled) .action-label', { hasText: new RegExp(`^${label}$`) }).first();
+  await item.waitFor({ state: 'visible' });
+  for (let attempt = 0; attempt < 5; attempt++) {
+    if (!(await item.isVisible())) return;
+    await item.click().catch(() => undefined);
+    await item.waitFor({ state: 'hidden', timeout: 1500 }).catch(() => undefined);
+  }
+  if (await item.isVisible()) throw new Error(`the context menu item '${label}' did not respond to clicks`);
+}
+
 /** Polls fn until it returns truthy (or throws the last assertion). */
 export async function eventually(fn, { timeoutMs = 15_000, everyMs = 300 } = {}) {
   const end = Date.now() + timeoutMs;

@@ -16,7 +16,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { launchEditor, withFailureScreenshot } from './harness.mjs';
 import {
-  checks, eventually, freshVsix, getSession, OUR_TOOLS, OWNER, rowFor, rowLocator, T, viewPaneText, viewRows, workspaceCopy,
+  checks, clickMenuItem, eventually, freshVsix, getSession, OUR_TOOLS, OWNER, rowFor, rowLocator, T, viewPaneText, viewRows, workspaceCopy,
 } from './mcc-helpers.mjs';
 
 describe('MCC in a real VS Code (trusted workspace)', { timeout: 420_000 }, () => {
@@ -145,7 +145,7 @@ describe('MCC in a real VS Code (trusted workspace)', { timeout: 420_000 }, () =
     const item = editor.page.locator('.monaco-menu .action-item:not(.disabled) .action-label', { hasText: /^Edit Value$/ });
     await item.first().waitFor({ state: 'visible' });
     await editor.screenshot('sessions-context-menu');
-    await item.first().click();
+    await clickMenuItem(editor, 'Edit Value');
     const input = editor.page.locator('.quick-input-widget input.input');
     await input.waitFor({ state: 'visible' });
     assert.equal(await input.inputValue(), '1000');
