@@ -11,7 +11,7 @@ import { Emitter, type Clock, type Logger, silentLogger, systemClock } from './h
 import { identityKeys, isReservedKey, type IdentityKeys, type Principal } from './identity';
 import type { RunEventSink, ToolExecutor } from './runner/types';
 import { nullEventSink, teeEventSinks } from './runner/types';
-import { ToolInputError } from './runner/errors';
+import { ServerShutdown, ToolInputError } from './runner/errors';
 import { validateVariableName } from './session/names';
 import { SessionError } from './session/errors';
 import type { SessionStoreApi } from './session/types';
@@ -246,7 +246,7 @@ export class Runtime {
   async shutdown(): Promise<void> {
     this.closed = true;
     const idle = this.running.size === 0 ? Promise.resolve() : new Promise<void>((r) => this.idleWaiters.push(r));
-    for (const a of this.running.values()) a.abort(new Error('server shutting down'));
+    for (const a of this.running.values()) a.abort(new ServerShutdown());
     await idle;
     await Promise.all([this.opts.executors.exec.dispose?.(), this.opts.executors.fn?.dispose?.()]);
     await this.opts.store.flush();

@@ -64,6 +64,18 @@ export class BoundedEventStore implements EventStore {
     return last.streamId;
   }
 
+  /**
+   * The events after `lastEventId` when its stream already has its answer:
+   * a resume that needs no live stream (the SDK would keep it open for good).
+   */
+  answeredAfter(lastEventId: EventId): Array<{ id: EventId; message: JSONRPCMessage }> | undefined {
+    const last = this.byId.get(lastEventId);
+    if (!last || !this.answered.has(last.streamId)) return undefined;
+    return this.events
+      .filter((e) => e.streamId === last.streamId && Number(e.id) > Number(last.id) && Object.keys(e.message).length > 0)
+      .map((e) => ({ id: e.id, message: e.message }));
+  }
+
   /** Drops the events of streams answered longer than keepAnsweredMs ago. */
   prune(): void {
     const cutoff = this.clock.now() - this.limits.keepAnsweredMs;

@@ -30,6 +30,7 @@ export class StatefulEndpoint {
       const session = this.sessions.get(sid, principal);
       if (!session) return sendRefusal(res, refusal(404, 'Session not found: it ended or never existed; initialize a new one', SESSION_NOT_FOUND));
       this.sessions.track(session, res);
+      if (replayAnswered(req, res, session.events)) return;
       await session.transport.handleRequest(req, res, body);
       return;
     }
@@ -62,6 +63,19 @@ export class StatefulEndpoint {
     await server.connect(transport);
     await transport.handleRequest(req, res, body);
   }
+}
+
+// A client resuming a stream whose answer is already stored gets the rest of
+// it and the end of the stream; the SDK would hold such a stream open.
+function replayAnswered(req: IncomingMessage, res: ServerResponse, events: BoundedEventStore): boolean {
+  const last = header(req, 'last-event-id');
+  if (req.method !== 'GET' || last === undefined || !(header(req, 'accept') ?? '').includes('text/event-stream')) return false;
+  const rest = events.answeredAfter(last);
+  if (!rest) return false;
+  res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache, no-transform' });
+  for (const e of rest) res.write(`event: message\nid: ${e.id}\ndata: ${JSON.stringify(e.message)}\n\n`);
+  res.end();
+  return true;
 }
 
 function sessionKeyOf(extra: HandlerExtra): string {
