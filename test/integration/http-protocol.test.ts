@@ -208,7 +208,7 @@ void describe('MCP sessions that end', () => {
     }
   });
 
-  void test('a full cap closes the least recently used idle session; when all are busy, 429', async () => {
+  void test('a full cap closes the least recently used session not running a tool; when all are, 429', async () => {
     const s = await serveInProcess({ sessions: { perPrincipal: 3 } });
     try {
       const a = await rawSession(s.url, s.token);
@@ -219,15 +219,25 @@ void describe('MCP sessions that end', () => {
       assert.equal((await rawPost(s.url, b.headers, PING)).status, 404, 'b was the least recently used');
       for (const x of [a, c, d]) assert.equal((await rawPost(s.url, x.headers, PING)).status, 200);
 
-      const abort = new AbortController();
-      for (const x of [a, c, d]) {
-        const r = await fetch(s.url, { headers: { ...x.headers, Accept: 'text/event-stream' }, signal: abort.signal });
-        assert.equal(r.status, 200);
-      }
+      // A client listening on a GET stream still makes room: b2 evicts a.
+      const listening = new AbortController();
+      assert.equal((await fetch(s.url, { headers: { ...a.headers, Accept: 'text/event-stream' }, signal: listening.signal })).status, 200);
+      await rawPost(s.url, c.headers, PING);
+      await rawPost(s.url, d.headers, PING);
+      const b2 = await rawSession(s.url, s.token);
+      assert.equal((await rawPost(s.url, a.headers, PING)).status, 404);
+      listening.abort();
+
+      // With a tool running in each, none can go: 429.
+      const calls = [c, d, b2].map((x) =>
+        rawPost(s.url, x.headers, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'execute', arguments: { key: 'slow.silent', params: { seconds: 1.5 } } } }),
+      );
+      await sleep(500);
       const refused = await rawPost(s.url, { Authorization: `Bearer ${s.token}` }, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } } });
       assert.equal(refused.status, 429);
+      assert.equal(refused.headers.get('retry-after'), '5');
       assert.match(errorOf(refused).message, /too many open MCP sessions/);
-      abort.abort();
+      for (const r of await Promise.all(calls)) assert.match(r.text, /bye/);
     } finally {
       await s.stop();
     }

@@ -1,8 +1,9 @@
 // The open MCP sessions of the HTTP endpoint and the limits that make them
 // end: an idle limit (most clients never send DELETE), a cap per principal
-// (anonymous callers share one small cap) and one overall. A session is busy
-// while a request of it is in flight (a running tool, an open GET stream);
-// only idle sessions expire or make room, the least recently used first.
+// (anonymous callers share one small cap) and one overall. A session with a
+// request in flight (a running tool) is busy: it neither expires nor makes
+// room. One whose client listens on an open GET stream does not expire, but
+// makes room for a new session at a full cap: least recently used first.
 import type { ServerResponse } from 'node:http';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -31,7 +32,10 @@ export interface McpSession {
   transport: StreamableHTTPServerTransport;
   events: BoundedEventStore;
   lastActive: number;
+  /** POST and DELETE requests not yet answered. */
   inFlight: number;
+  /** Open GET streams (a client listening for notifications). */
+  listening: number;
 }
 
 export class McpSessionRegistry {
@@ -70,20 +74,20 @@ export class McpSessionRegistry {
     const cap = principal.anonymous ? this.limits.anonymous : this.limits.perPrincipal;
     const own = [...this.sessions.values()].filter((s) => s.principal.user === principal.user);
     if (own.length >= cap) {
-      const victim = leastRecentlyUsedIdle(own);
+      const victim = leastRecentlyUsedFree(own);
       if (!victim) return refusal(429, `too many open MCP sessions for '${principal.user}' (${cap}), all busy; close one (DELETE) or retry later`, undefined, { 'Retry-After': '5' });
       this.close(victim, `cap of ${cap} sessions for ${principal.user}`);
     }
     if (this.sessions.size >= this.limits.total) {
-      const victim = leastRecentlyUsedIdle([...this.sessions.values()]);
+      const victim = leastRecentlyUsedFree([...this.sessions.values()]);
       if (!victim) return refusal(503, `the server has its most open MCP sessions (${this.limits.total}), all busy; retry later`, undefined, { 'Retry-After': '5' });
       this.close(victim, `overall cap of ${this.limits.total} sessions`);
     }
     return undefined;
   }
 
-  add(opened: Omit<McpSession, 'lastActive' | 'inFlight'>): McpSession {
-    const session = { ...opened, lastActive: this.clock.now(), inFlight: 0 };
+  add(opened: Omit<McpSession, 'lastActive' | 'inFlight' | 'listening'>): McpSession {
+    const session = { ...opened, lastActive: this.clock.now(), inFlight: 0, listening: 0 };
     this.sessions.set(session.id, session);
     this.logger.info(`MCP session opened for ${session.principal.user} (${this.sessions.size} open)`);
     return session;
@@ -93,13 +97,14 @@ export class McpSessionRegistry {
     this.sessions.delete(id);
   }
 
-  /** Counts the request as in flight until its response is closed. */
-  track(session: McpSession, res: ServerResponse): void {
+  /** Counts the request (a GET: the stream) as open until its response is closed. */
+  track(session: McpSession, res: ServerResponse, method: string | undefined): void {
     session.lastActive = this.clock.now();
     if (res.closed) return;
-    session.inFlight++;
+    const counter = method === 'GET' ? 'listening' : 'inFlight';
+    session[counter]++;
     res.once('close', () => {
-      session.inFlight--;
+      session[counter]--;
       session.lastActive = this.clock.now();
     });
   }
@@ -108,7 +113,8 @@ export class McpSessionRegistry {
   sweep(): void {
     const now = this.clock.now();
     for (const s of [...this.sessions.values()]) {
-      if (this.limits.idleMs > 0 && s.inFlight === 0 && now - s.lastActive >= this.limits.idleMs) this.close(s, 'idle');
+      const idle = s.inFlight === 0 && s.listening === 0 && now - s.lastActive >= this.limits.idleMs;
+      if (this.limits.idleMs > 0 && idle) this.close(s, 'idle');
       else s.events.prune();
     }
   }
@@ -128,7 +134,7 @@ export class McpSessionRegistry {
   }
 }
 
-function leastRecentlyUsedIdle(sessions: McpSession[]): McpSession | undefined {
+function leastRecentlyUsedFree(sessions: McpSession[]): McpSession | undefined {
   let best: McpSession | undefined;
   for (const s of sessions) if (s.inFlight === 0 && (!best || s.lastActive < best.lastActive)) best = s;
   return best;

@@ -29,7 +29,7 @@ export class StatefulEndpoint {
     if (sid !== undefined) {
       const session = this.sessions.get(sid, principal);
       if (!session) return sendRefusal(res, refusal(404, 'Session not found: it ended or never existed; initialize a new one', SESSION_NOT_FOUND));
-      this.sessions.track(session, res);
+      this.sessions.track(session, res, req.method);
       if (replayAnswered(req, res, session.events)) return;
       await session.transport.handleRequest(req, res, body);
       return;
@@ -49,7 +49,7 @@ export class StatefulEndpoint {
       eventStore: events,
       retryInterval: SSE_RETRY_MS,
       // Counted from the initialize request on, so it is busy until that answer is out.
-      onsessioninitialized: (id) => this.sessions.track(this.sessions.add({ id, principal, server, transport, events }), res),
+      onsessioninitialized: (id) => this.sessions.track(this.sessions.add({ id, principal, server, transport, events }), res, 'POST'),
       onsessionclosed: (id) => this.sessions.remove(id),
     });
     transport.onclose = () => {
