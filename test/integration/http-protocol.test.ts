@@ -165,7 +165,7 @@ void describe('errors by the book', () => {
 
 void describe('MCP sessions that end', () => {
   void test('an idle session is closed after the limit (404 then); its bucket stays', async () => {
-    const s = await serveInProcess({ sessions: { idleMs: 400 } });
+    const s = await serveInProcess({ sessions: { idleMs: 1500 } });
     try {
       const connect = async (): Promise<{ c: Client; t: StreamableHTTPClientTransport }> => {
         const c = new Client({ name: 'idle-test', version: '1' });
@@ -178,7 +178,7 @@ void describe('MCP sessions that end', () => {
       const sid = first.t.sessionId as string;
       await first.c.close(); // as the SDK's client does: no DELETE
       const { headers } = await rawSession(s.url, s.token);
-      for (let i = 0; i < 40 && (s.server.http?.sessionCount() ?? 0) > 0; i++) await sleep(100);
+      for (let i = 0; i < 80 && (s.server.http?.sessionCount() ?? 0) > 0; i++) await sleep(100);
       assert.equal(s.server.http?.sessionCount(), 0);
       assert.equal((await rawPost(s.url, { ...headers }, PING)).status, 404);
       assert.equal((await rawPost(s.url, { ...headers, 'Mcp-Session-Id': sid }, PING)).status, 404);
@@ -192,16 +192,16 @@ void describe('MCP sessions that end', () => {
   });
 
   void test('a session with a request in flight (an open GET stream) is not idle', async () => {
-    const s = await serveInProcess({ sessions: { idleMs: 300 } });
+    const s = await serveInProcess({ sessions: { idleMs: 1000 } });
     try {
       const { headers } = await rawSession(s.url, s.token);
       const abort = new AbortController();
       const stream = await fetch(s.url, { headers: { ...headers, Accept: 'text/event-stream' }, signal: abort.signal });
       assert.equal(stream.status, 200);
-      await sleep(1000);
+      await sleep(2500);
       assert.equal((await rawPost(s.url, headers, PING)).status, 200);
       abort.abort();
-      await sleep(1000);
+      await sleep(2500);
       assert.equal((await rawPost(s.url, headers, PING)).status, 404);
     } finally {
       await s.stop();

@@ -59,7 +59,7 @@ export interface RawAnswer {
   messages: unknown[];
 }
 
-export async function rawPost(url: string, headers: Record<string, string>, body: string | unknown): Promise<RawAnswer> {
+export async function rawPost(url: string, headers: Record<string, string>, body: unknown): Promise<RawAnswer> {
   const r = await fetch(url, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers },

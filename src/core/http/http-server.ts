@@ -9,7 +9,7 @@ import type { Runtime } from '../runtime';
 import type { Principal } from '../identity';
 import { type Logger, silentLogger } from '../host';
 import type { Authenticator } from './authenticator';
-import { refusal, sendRefusal } from './json-rpc-errors';
+import { refusal, sendRefusal, type HttpRefusal } from './json-rpc-errors';
 import { DEFAULT_SESSION_LIMITS, McpSessionRegistry, type McpSessionLimits } from './mcp-sessions';
 import { allowedHosts, allowedOrigins, hostForUrl } from './request-guard';
 import { readJsonRpcBody } from './request-body';
@@ -84,7 +84,7 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<McpHttpS
   }
 
   // Checks that need no identity: still accepting, our Host and Origin, the path, the method.
-  function guard(req: IncomingMessage) {
+  function guard(req: IncomingMessage): HttpRefusal | undefined {
     if (!accepting) return refusal(503, 'the server is shutting down', undefined, { Connection: 'close' });
     const hostHeader = (req.headers.host ?? '').toLowerCase();
     if (!hosts.has(hostHeader)) return refusal(403, `Host '${req.headers.host ?? ''}' is not allowed`);
