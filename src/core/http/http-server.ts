@@ -96,13 +96,18 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<McpHttpS
     return undefined;
   }
 
-  await new Promise<void>((resolve, reject) => {
-    http.once('error', reject);
-    http.listen(opts.port ?? 0, host, () => {
-      http.off('error', reject);
-      resolve();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      http.once('error', reject);
+      http.listen(opts.port ?? 0, host, () => {
+        http.off('error', reject);
+        resolve();
+      });
     });
-  });
+  } catch (e) {
+    await sessions.closeAll(); // stops its sweep timer
+    throw e;
+  }
   const port = (http.address() as AddressInfo).port;
   hosts = allowedHosts(host, port);
   origins = allowedOrigins(host, port);
