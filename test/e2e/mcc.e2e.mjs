@@ -82,6 +82,23 @@ async function eventually(fn, { timeoutMs = 15_000, everyMs = 300 } = {}) {
   }
 }
 
+/**
+ * What execute answered, as the model sees it. execute declares an
+ * outputSchema, and VS Code hands the model its structuredContent (JSON with
+ * returncode, stdout, stderr, duration_ms, truncated) rather than the text:
+ * the tool's output is its stdout.
+ */
+function executeAnswer(result) {
+  let structured;
+  try {
+    structured = JSON.parse(result.text);
+  } catch {
+    return result.text;
+  }
+  assert.equal(typeof structured?.returncode, 'number', `not execute's structuredContent: ${result.text}`);
+  return structured.stdout;
+}
+
 /** get_session through VS Code's MCP client: the JSON-decoded value. */
 async function getSession(editor, name) {
   const { result } = await editor.invokeTool(T('get_session'), { name });
@@ -207,8 +224,8 @@ describe('MCC in a real VS Code (trusted workspace)', { timeout: 420_000 }, () =
 
   test('(4) execute on the exec tool returns the stored target and the owner; the terminal shows the run', step('4-exec', async () => {
     const { result } = await editor.invokeTool(T('execute'), { key: 'e2e.show_ctx', params: {} });
-    assert.match(result.text, /target=10\.0\.0\.5/);
-    assert.match(result.text, new RegExp(`user=${OWNER}`));
+    assert.match(executeAnswer(result), /target=10\.0\.0\.5/);
+    assert.match(executeAnswer(result), new RegExp(`user=${OWNER}`));
     assert.ok((await editor.host.check('terminals')).some((n) => /MCC/.test(n)), 'no MCC terminal');
     // The terminal panel (mcc.terminal.reveal = always), read from xterm's DOM rows.
     const text = await eventually(async () => {
@@ -221,7 +238,7 @@ describe('MCC in a real VS Code (trusted workspace)', { timeout: 420_000 }, () =
 
   test('(5) a function tool writes back through context; the view shows the new value', step('5-writeback', async () => {
     const { result } = await editor.invokeTool(T('execute'), { key: 'e2e.bump', params: { by: 5 } });
-    assert.match(result.text, /"counter":\s*5/);
+    assert.match(executeAnswer(result), /"counter":\s*5/);
     assert.equal(await getSession(editor, 'counter'), 5);
     const rows = await eventually(async () => {
       const r = await viewRows(editor, 'mcc.sessions');
@@ -360,7 +377,7 @@ describe('MCC in an untrusted workspace', { timeout: 180_000 }, () => {
     if (live.includes(T('execute'))) {
       await editor.autoApproveTools();
       const { result } = await editor.invokeTool(T('execute'), { key: 'e2e.show_ctx', params: {} });
-      assert.doesNotMatch(result.text, /target=|e2e-terminal-marker/, 'the workspace tool ran through MCP');
+      assert.doesNotMatch(executeAnswer(result), /target=|e2e-terminal-marker/, 'the workspace tool ran through MCP');
       const { result: listed } = await editor.invokeTool(T('describe_tools'), {});
       assert.doesNotMatch(listed.text, /show_ctx|bump/, 'describe_tools lists workspace tools');
     }
