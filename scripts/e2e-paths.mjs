@@ -10,6 +10,8 @@ export const versions = Object.freeze({
   // code-server 4.139.1 declares engines.node 24; the npm package `node@24` brings it.
   node: '24',
   playwrightCore: '1.64.1',
+  // The MCP conformance suite's CLI (server scenarios); it needs Node >= 22, so runs on node@24.
+  conformance: '0.1.16',
 });
 
 export const cacheDir = process.env.MCC_E2E_CACHE || path.join(os.homedir(), '.cache', 'mcc-e2e');
@@ -19,6 +21,7 @@ export const cacheDir = process.env.MCC_E2E_CACHE || path.join(os.homedir(), '.c
 const nodeDir = path.join(cacheDir, `node-${versions.node}`);
 const codeServerDir = path.join(cacheDir, `code-server-${versions.codeServer}`);
 const playwrightDir = path.join(cacheDir, `playwright-core-${versions.playwrightCore}`);
+const conformanceDir = path.join(cacheDir, `mcp-conformance-${versions.conformance}`);
 
 export const paths = Object.freeze({
   cacheDir,
@@ -32,6 +35,8 @@ export const paths = Object.freeze({
   playwrightDir,
   playwrightCore: path.join(playwrightDir, 'node_modules', 'playwright-core', 'index.mjs'),
   chromium: process.env.MCC_E2E_CHROMIUM || '/usr/bin/chromium',
+  conformanceDir,
+  conformance: path.join(conformanceDir, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js'),
 });
 
 export const MARKER = '.mcc-e2e-ok';
@@ -47,6 +52,7 @@ export function assertReady() {
     [paths.nodeDir, 'node@24'],
     [paths.codeServerDir, `code-server ${versions.codeServer}`],
     [paths.playwrightDir, `playwright-core ${versions.playwrightCore}`],
+    [paths.conformanceDir, `@modelcontextprotocol/conformance ${versions.conformance}`],
   ].filter(([dir]) => !isInstalled(dir)).map(([, name]) => name);
   if (!fs.existsSync(paths.chromium)) missing.push(`chromium (${paths.chromium})`);
   if (missing.length) {

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Idempotent setup of the real-editor test toolchain (code-server + Chromium).
+// Idempotent setup of the end-to-end toolchain (code-server + Chromium, and the
+// MCP conformance suite run by test/e2e/conformance.e2e.mjs).
 // Each component is installed into its own versioned cache folder and marked
 // done only at the very end, so an interrupted run is redone, never half-used.
 // Usage: node scripts/e2e-setup.mjs [--json]   (paths as JSON on stdout)
@@ -183,6 +184,18 @@ try {
     // Debian's chromium is used; never let it try to fetch a browser.
     env: { PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' },
     check: () => mustExist(paths.playwrightCore, 'playwright-core'),
+  });
+
+  await ensureNpmPackage({
+    name: `@modelcontextprotocol/conformance ${versions.conformance}`,
+    dir: paths.conformanceDir,
+    spec: `@modelcontextprotocol/conformance@${versions.conformance}`,
+    env: node24Env(),
+    check: () => {
+      mustExist(paths.conformance, 'conformance CLI');
+      const r = spawnSync(paths.node, [paths.conformance, '--version'], { encoding: 'utf8' });
+      if (r.stdout.trim() !== versions.conformance) throw new SetupError(`the conformance CLI answered '${(r.stdout + r.stderr).trim()}' under Node 24; to retry: ${RETRY}`);
+    },
   });
 
   mustExist(paths.chromium, 'chromium');

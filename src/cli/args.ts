@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import { homedir, userInfo } from 'node:os';
 import { join } from 'node:path';
+import { DEFAULT_SESSION_LIMITS, type McpSessionLimits } from '../core/http/mcp-sessions';
 
 export interface ServeArgs {
   tools: string[];
@@ -19,6 +20,8 @@ export interface ServeArgs {
   maxBucketBytes?: number;
   maxOutputBytes?: number;
   watch: boolean;
+  /** Idle limit and caps of MCP sessions (HTTP). */
+  mcpSessions: McpSessionLimits;
 }
 
 export class UsageError extends Error {}
@@ -40,6 +43,10 @@ export const USAGE = `Usage: mcc serve [options]
   --max-bucket-bytes N  largest session bucket as JSON (default 1048576)
   --max-output-bytes N  largest tool output kept (default 1048576)
   --watch               reload the catalog when its files change
+  --mcp-session-idle SEC        close an MCP session idle this long (default 1800; 0 = never)
+  --mcp-sessions-per-user N     most open MCP sessions per user (default 100)
+  --mcp-sessions-anonymous N    most open MCP sessions of all anonymous callers (default 10)
+  --mcp-sessions-max N          most open MCP sessions in all (default 1000)
 
 The owner's bearer token is $MCC_TOKEN, or a new random one printed at start.`;
 
@@ -66,6 +73,10 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
         'max-bucket-bytes': { type: 'string' },
         'max-output-bytes': { type: 'string' },
         watch: { type: 'boolean' },
+        'mcp-session-idle': { type: 'string' },
+        'mcp-sessions-per-user': { type: 'string' },
+        'mcp-sessions-anonymous': { type: 'string' },
+        'mcp-sessions-max': { type: 'string' },
       },
     });
   } catch (e) {
@@ -89,6 +100,12 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     ...optionalInt(v['max-bucket-bytes'], '--max-bucket-bytes', 'maxBucketBytes'),
     ...optionalInt(v['max-output-bytes'], '--max-output-bytes', 'maxOutputBytes'),
     watch: v.watch ?? false,
+    mcpSessions: {
+      idleMs: int(v['mcp-session-idle'] ?? String(DEFAULT_SESSION_LIMITS.idleMs / 1000), '--mcp-session-idle', 0, 365 * 86400) * 1000,
+      perPrincipal: int(v['mcp-sessions-per-user'] ?? String(DEFAULT_SESSION_LIMITS.perPrincipal), '--mcp-sessions-per-user', 1, 100_000),
+      anonymous: int(v['mcp-sessions-anonymous'] ?? String(DEFAULT_SESSION_LIMITS.anonymous), '--mcp-sessions-anonymous', 1, 100_000),
+      total: int(v['mcp-sessions-max'] ?? String(DEFAULT_SESSION_LIMITS.total), '--mcp-sessions-max', 1, 1_000_000),
+    },
   };
 }
 

@@ -1,17 +1,13 @@
 // `mcc serve`: the headless runtime for any MCP client, and for tests.
-import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { parseServeArgs, UsageError, USAGE, type ServeArgs } from './args';
 import { stderrLogger, runEventLogger } from './stderr-logger';
-import { AuthConfigError, Authenticator, newToken } from '../core/http/authenticator';
+import { AuthConfigError, newToken } from '../core/http/authenticator';
 import { loadUsersFile, type UsersConfig } from '../core/http/users-file';
-import { startHttpServer } from '../core/http/http-server';
-import { createServer } from '../core/server/create-server';
 import { JsonFileStorage } from '../core/session/json-file-storage';
 import type { Principal } from '../core/identity';
-import { openRuntime } from '../core/open-runtime';
 import { CatalogSource } from '../core/catalog-source';
+import { startServing, type RunningServer } from '../core/serve/serve';
 
 async function serve(args: ServeArgs): Promise<void> {
   const logger = stderrLogger(process.env.MCC_DEBUG === '1');
@@ -22,53 +18,47 @@ async function serve(args: ServeArgs): Promise<void> {
   for (const w of users?.warnings ?? []) logger.warn(w);
   const owner: Principal = { user: args.user, email: args.email, groups: args.groups, grants: [] };
   const token = process.env.MCC_TOKEN || newToken();
-  let authenticator: Authenticator;
+
+  let catalog: CatalogSource | undefined;
+  let running: RunningServer;
   try {
-    authenticator = new Authenticator({ token, principal: owner }, users);
+    running = await startServing({
+      runtime: {
+        storage: new JsonFileStorage(args.state, logger),
+        ttlSeconds: args.sessionTtl,
+        limits: {
+          ...(args.maxValueBytes ? { maxValueBytes: args.maxValueBytes } : {}),
+          ...(args.maxBucketBytes ? { maxBucketBytes: args.maxBucketBytes } : {}),
+        },
+        ...(args.maxOutputBytes ? { maxOutputBytes: args.maxOutputBytes } : {}),
+        logger,
+        events: runEventLogger(logger),
+        onAudit: (a) =>
+          logger.info(`call ${a.user} ${a.sessionKey.slice(0, 8)} ${a.toolKey} ${JSON.stringify(a.params)} -> ${a.code} (${a.durationMs} ms)${a.error ? `: ${a.error}` : ''}`),
+      },
+      owner: { token, principal: owner },
+      ...(users ? { users } : {}),
+      transport: args.stdio
+        ? { kind: 'stdio', ...(args.sessionKey ? { sessionKey: args.sessionKey } : {}) }
+        : { kind: 'http', host: args.host, port: args.port, sessions: args.mcpSessions },
+      prepare: async ({ runtime, fnResolver }) => {
+        catalog = new CatalogSource(args.tools, { logger, fnResolver, onLoad: (c) => runtime.setCatalog(c) });
+        await catalog.load();
+        if (args.watch) catalog.watch();
+      },
+      logger,
+    });
   } catch (e) {
+    catalog?.dispose();
     if (e instanceof AuthConfigError) throw new UsageError(`${e.message} (--user, --users, $MCC_TOKEN)`);
     throw e;
   }
-
-  const { runtime, store, fnResolver } = await openRuntime({
-    storage: new JsonFileStorage(args.state, logger),
-    ttlSeconds: args.sessionTtl,
-    limits: {
-      ...(args.maxValueBytes ? { maxValueBytes: args.maxValueBytes } : {}),
-      ...(args.maxBucketBytes ? { maxBucketBytes: args.maxBucketBytes } : {}),
-    },
-    ...(args.maxOutputBytes ? { maxOutputBytes: args.maxOutputBytes } : {}),
-    logger,
-    events: runEventLogger(logger),
-    onAudit: (a) =>
-      logger.info(`call ${a.user} ${a.sessionKey.slice(0, 8)} ${a.toolKey} ${JSON.stringify(a.params)} -> ${a.code} (${a.durationMs} ms)${a.error ? `: ${a.error}` : ''}`),
-  });
-  const catalog = new CatalogSource(args.tools, { logger, fnResolver, onLoad: (c) => runtime.setCatalog(c) });
-  await catalog.load();
-  if (args.watch) catalog.watch();
-
-  let stop: () => Promise<void>;
-  if (args.stdio) {
-    const server = createServer({
-      runtime,
-      principal: owner,
-      sessionKeyFor: () => args.sessionKey ?? stdioKey,
-    });
-    const stdioKey = `stdio-${randomBytes(12).toString('base64url')}`;
-    await server.connect(new StdioServerTransport());
-    logger.info(`serving ${runtime.getCatalog().tools.size} tools over stdio as ${owner.user}`);
-    stop = () => server.close();
+  const tools = running.runtime.getCatalog().tools.size;
+  if (running.http) {
+    process.stdout.write(`${JSON.stringify({ url: running.http.url, token })}\n`);
+    logger.info(`serving ${tools} tools at ${running.http.url} (owner ${owner.user})`);
   } else {
-    const http = await startHttpServer({
-      runtime,
-      authenticator,
-      host: args.host,
-      port: args.port,
-      logger,
-    });
-    process.stdout.write(`${JSON.stringify({ url: http.url, token })}\n`);
-    logger.info(`serving ${runtime.getCatalog().tools.size} tools at ${http.url} (owner ${owner.user})`);
-    stop = () => http.close();
+    logger.info(`serving ${tools} tools over stdio as ${owner.user}`);
   }
 
   let stopping = false;
@@ -76,17 +66,10 @@ async function serve(args: ServeArgs): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info(`${signal}: stopping`);
-    catalog.dispose();
-    // Tools first, so running calls still get their (cancelled) answer; then
-    // the transports; then a last flush for writes that landed meanwhile.
-    runtime
-      .shutdown()
-      .then(() => stop())
-      .then(() => store.flush())
-      .then(() => {
-        store.dispose();
-        process.exit(0);
-      })
+    catalog?.dispose();
+    running
+      .stop()
+      .then(() => process.exit(0))
       .catch((e: unknown) => {
         logger.error(`shutdown failed: ${String(e)}`);
         process.exit(1);

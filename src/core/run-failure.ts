@@ -1,7 +1,25 @@
-// How a failed run reads to the caller: the code, stdout and stderr in the
-// text (an LLM reads that) and in structuredContent (a program reads that).
+// How a run reads to the caller: the code, stdout and stderr in the text
+// (an LLM reads that) and in structuredContent (a program reads that; the
+// shape execute's outputSchema declares).
 import type { ExecOutcome } from './runner/types';
 import { fail, type ToolCallResult } from './tool-result';
+
+/** A run as structuredContent; `stdout` is the answer's text on success. */
+export function runDetails(outcome: ExecOutcome, stdout = outcome.stdout): Record<string, unknown> {
+  return {
+    returncode: outcome.code,
+    stdout,
+    // A run in a terminal has one stream: stderr only holds what mcc noted.
+    ...(outcome.terminal && outcome.stderr === '' ? {} : { stderr: outcome.stderr }),
+    duration_ms: outcome.durationMs,
+    truncated: outcome.truncated === true,
+  };
+}
+
+/** A call refused before anything ran, in the same shape (code -1, the reason as stderr). */
+export function refusalDetails(reason: string): Record<string, unknown> {
+  return { returncode: -1, stdout: '', stderr: reason, duration_ms: 0, truncated: false };
+}
 
 export function formatRunFailure(key: string, outcome: ExecOutcome): ToolCallResult {
   const what = outcome.code === -1 ? 'was stopped' : 'failed';
@@ -12,5 +30,5 @@ export function formatRunFailure(key: string, outcome: ExecOutcome): ToolCallRes
     '--- stderr ---',
     outcome.stderr.trimEnd(),
   ].join('\n');
-  return fail(text, { returncode: outcome.code, stdout: outcome.stdout, stderr: outcome.stderr });
+  return fail(text, runDetails(outcome));
 }

@@ -10,13 +10,13 @@ import { accessibleTools, canAccess } from './access';
 import { Emitter, type Clock, type Logger, silentLogger, systemClock } from './host';
 import { identityKeys, isReservedKey, type IdentityKeys, type Principal } from './identity';
 import type { RunEventSink, ToolExecutor } from './runner/types';
-import { nullEventSink } from './runner/types';
-import { ToolInputError } from './runner/errors';
+import { nullEventSink, teeEventSinks } from './runner/types';
+import { ServerShutdown, ToolInputError } from './runner/errors';
 import { validateVariableName } from './session/names';
 import { SessionError } from './session/errors';
 import type { SessionStoreApi } from './session/types';
 import { fail, ok, type ToolCallResult } from './tool-result';
-import { formatRunFailure } from './run-failure';
+import { formatRunFailure, refusalDetails, runDetails } from './run-failure';
 
 /** One line of the audit log: every tool call, refused ones included. */
 export interface AuditEntry {
@@ -54,6 +54,8 @@ export interface RuntimeOptions {
 export interface CallOptions {
   signal?: AbortSignal;
   clientName?: string;
+  /** This call's own run events (progress for its caller), besides the host's sink. */
+  events?: RunEventSink;
 }
 
 export class Runtime {
@@ -167,7 +169,7 @@ export class Runtime {
   }
 
   private async runCatalogTool(p: Principal, sessionKey: string, key: unknown, rawParams: unknown, call: CallOptions): Promise<RunResult> {
-    const refused = (text: string, params: Record<string, unknown> = {}): RunResult => ({ result: fail(text), code: 'error', params });
+    const refused = (text: string, params: Record<string, unknown> = {}): RunResult => ({ result: fail(text, refusalDetails(text)), code: 'error', params });
     const gateReason = this.opts.gate?.();
     if (gateReason) return refused(gateReason);
     if (typeof key !== 'string' || key === '') return refused("execute needs a tool 'key' (see search or describe_tools).");
@@ -199,7 +201,7 @@ export class Runtime {
         caller: { user: p.user, sessionKey },
         store: snapshot,
         signal: abort.signal,
-        events: this.opts.events ?? nullEventSink,
+        events: call.events ? teeEventSinks(this.opts.events ?? nullEventSink, call.events) : (this.opts.events ?? nullEventSink),
       });
       let note = '';
       if (tool.kind === 'fn' && tool.takesContext && outcome.contextOut) {
@@ -215,8 +217,8 @@ export class Runtime {
       }
       const done = (result: ToolCallResult): RunResult => ({ result: note ? { ...result, text: result.text + note } : result, code: outcome.code, params: masked });
       if (outcome.code !== 0) return done(formatRunFailure(key, outcome));
-      if (tool.kind === 'fn') return done(ok(typeof outcome.value === 'string' ? outcome.value : JSON.stringify(outcome.value ?? null)));
-      return done(ok(outcome.stdout));
+      const answer = tool.kind === 'fn' ? (typeof outcome.value === 'string' ? outcome.value : JSON.stringify(outcome.value ?? null)) : outcome.stdout;
+      return done(ok(answer, runDetails(outcome, answer)));
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
       if (e instanceof ToolInputError) return refused(`'${key}' did not run: ${message}`, masked);
@@ -244,7 +246,7 @@ export class Runtime {
   async shutdown(): Promise<void> {
     this.closed = true;
     const idle = this.running.size === 0 ? Promise.resolve() : new Promise<void>((r) => this.idleWaiters.push(r));
-    for (const a of this.running.values()) a.abort(new Error('server shutting down'));
+    for (const a of this.running.values()) a.abort(new ServerShutdown());
     await idle;
     await Promise.all([this.opts.executors.exec.dispose?.(), this.opts.executors.fn?.dispose?.()]);
     await this.opts.store.flush();

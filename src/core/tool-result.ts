@@ -3,12 +3,12 @@
 export interface ToolCallResult {
   isError: boolean;
   text: string;
-  /** Failure details of a run (returncode, stdout, stderr), as structuredContent. */
+  /** Details of a run (returncode, stdout, stderr, …), as structuredContent. */
   structured?: Record<string, unknown>;
 }
 
-export function ok(text: string): ToolCallResult {
-  return { isError: false, text };
+export function ok(text: string, structured?: Record<string, unknown>): ToolCallResult {
+  return structured ? { isError: false, text, structured } : { isError: false, text };
 }
 
 export function fail(text: string, structured?: Record<string, unknown>): ToolCallResult {

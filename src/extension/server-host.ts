@@ -1,15 +1,17 @@
-// The embedded server: the core runtime over workspace-state storage and
-// its HTTP endpoint on 127.0.0.1. Pure (no vscode): extension.ts hands in
-// settings, storage, logging and run-event sinks, so tests run it in Node.
+// The embedded server: the core serve layer over workspace-state storage,
+// on 127.0.0.1. What is the editor's own stays here: settings, the users
+// file of the workspace, the port kept across restarts, state for the UI.
+// Pure (no vscode): extension.ts hands in settings, storage, logging and
+// run-event sinks, so tests run it in Node.
 import { Emitter, type Logger } from '../core/host';
 import { ANONYMOUS, type Principal } from '../core/identity';
 import type { Catalog } from '../core/catalog/types';
 import type { FnResolver } from '../core/catalog/fn-resolver';
-import { Authenticator, newToken } from '../core/http/authenticator';
-import { startHttpServer, type McpHttpServer } from '../core/http/http-server';
+import { newToken } from '../core/http/authenticator';
+import type { McpHttpServer } from '../core/http/http-server';
 import { loadUsersFile, type UsersConfig } from '../core/http/users-file';
-import { openRuntime } from '../core/open-runtime';
 import type { AuditEntry, Runtime } from '../core/runtime';
+import { startServing, type RunningServer } from '../core/serve/serve';
 import type { RunEventSink } from '../core/runner/types';
 import type { SessionStore } from '../core/session/store';
 import type { SessionStorage, StoreChange } from '../core/session/types';
@@ -33,9 +35,7 @@ export interface ServerHostOptions {
 }
 
 interface Running {
-  runtime: Runtime;
-  store: SessionStore;
-  fnResolver?: FnResolver;
+  server: RunningServer;
   http: McpHttpServer;
   owner: Principal;
   users?: UsersConfig;
@@ -73,13 +73,13 @@ export class ServerHost {
     return this.current?.http.port;
   }
   get runtime(): Runtime | undefined {
-    return this.current?.runtime;
+    return this.current?.server.runtime;
   }
   get store(): SessionStore | undefined {
-    return this.current?.store;
+    return this.current?.server.store;
   }
   get fnResolver(): FnResolver | undefined {
-    return this.current?.fnResolver;
+    return this.current?.server.fnResolver;
   }
   get owner(): Principal {
     return this.current?.owner ?? this.opts.settings().owner;
@@ -99,7 +99,7 @@ export class ServerHost {
 
   setCatalog(catalog: Catalog): void {
     this.catalog = catalog;
-    this.current?.runtime.setCatalog(catalog);
+    this.current?.server.runtime.setCatalog(catalog);
   }
 
   start(): Promise<void> {
@@ -129,29 +129,42 @@ export class ServerHost {
     this.setState('starting');
     try {
       const users = await this.readUsers(s);
-      const opened = await openRuntime({
-        storage: this.opts.storage,
-        ttlSeconds: s.ttlSeconds,
-        sweepIntervalMs: sweepIntervalMs(s.ttlSeconds),
-        limits: {
-          ...(s.maxValueBytes ? { maxValueBytes: s.maxValueBytes } : {}),
-          ...(s.maxBucketBytes ? { maxBucketBytes: s.maxBucketBytes } : {}),
+      // With port 0, the previous server's port if there was one: a restart
+      // keeps the URL that copied configs and VS Code's MCP client hold.
+      const port = s.port !== 0 ? s.port : (this.lastPort ?? 0);
+      const server = await startServing({
+        runtime: {
+          storage: this.opts.storage,
+          ttlSeconds: s.ttlSeconds,
+          sweepIntervalMs: sweepIntervalMs(s.ttlSeconds),
+          limits: {
+            ...(s.maxValueBytes ? { maxValueBytes: s.maxValueBytes } : {}),
+            ...(s.maxBucketBytes ? { maxBucketBytes: s.maxBucketBytes } : {}),
+          },
+          ...(s.maxOutputBytes ? { maxOutputBytes: s.maxOutputBytes } : {}),
+          logger: log,
+          events: this.opts.events,
+          onAudit: this.opts.onAudit,
+          gate: this.opts.gate,
         },
-        ...(s.maxOutputBytes ? { maxOutputBytes: s.maxOutputBytes } : {}),
+        owner: { token: this.token, principal: s.owner },
+        ...(users ? { users } : {}),
+        transport: {
+          kind: 'http',
+          host: '127.0.0.1',
+          port,
+          sessions: { idleMs: s.mcpSessionIdleSeconds * 1000 },
+          onPortTaken: (taken) => this.portTaken(taken, s.port !== 0),
+        },
+        prepare: ({ runtime }) => {
+          if (this.catalog) runtime.setCatalog(this.catalog);
+        },
         logger: log,
-        events: this.opts.events,
-        onAudit: this.opts.onAudit,
-        gate: this.opts.gate,
       });
-      // Expired buckets go before anything is shown or served.
-      const swept = await opened.store.sweep();
-      if (swept > 0) log.info(`removed ${swept} expired session bucket(s)`);
-      if (this.catalog) opened.runtime.setCatalog(this.catalog);
-      const authenticator = new Authenticator({ token: this.token, principal: s.owner }, users);
-      const http = await this.listen(opened.runtime, authenticator, s.port);
+      const http = server.http as McpHttpServer;
       this.lastPort = http.port;
-      this.storeSub = opened.store.onDidChange((c) => this.storeChanged.fire(c));
-      this.current = { ...opened, http, owner: s.owner, ...(users ? { users } : {}) };
+      this.storeSub = server.store.onDidChange((c) => this.storeChanged.fire(c));
+      this.current = { server, http, owner: s.owner, ...(users ? { users } : {}) };
       this.lastErrorValue = undefined;
       log.info(`MCP server listening on ${http.url} (owner ${s.owner.user})`);
       this.setState('running');
@@ -164,24 +177,11 @@ export class ServerHost {
     }
   }
 
-  /**
-   * Listens on the configured port; with port 0, on the previous server's
-   * port if there was one (a restart keeps the URL that copied configs and
-   * VS Code's MCP client hold), else on a free one. A taken port falls back
-   * to a free one: said out loud for a configured port, only logged for a
-   * reused one.
-   */
-  private async listen(runtime: Runtime, authenticator: Authenticator, configured: number): Promise<McpHttpServer> {
-    const logger = this.opts.logger;
-    const port = configured !== 0 ? configured : (this.lastPort ?? 0);
-    try {
-      return await startHttpServer({ runtime, authenticator, host: '127.0.0.1', port, logger });
-    } catch (e) {
-      if (port === 0 || (e as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw e;
-      if (configured !== 0) this.opts.warn(`MCC: port ${port} is in use; the server uses a free port instead (see mcc.server.port).`);
-      else logger.info(`port ${port} of the previous server is taken; using a free port`);
-      return startHttpServer({ runtime, authenticator, host: '127.0.0.1', port: 0, logger });
-    }
+  // A taken port falls back to a free one: said out loud for a configured
+  // port, only logged for a reused one.
+  private portTaken(port: number, configured: boolean): void {
+    if (configured) this.opts.warn(`MCC: port ${port} is in use; the server uses a free port instead (see mcc.server.port).`);
+    else this.opts.logger.info(`port ${port} of the previous server is taken; using a free port`);
   }
 
   private async readUsers(s: Settings): Promise<UsersConfig | undefined> {
@@ -211,11 +211,9 @@ export class ServerHost {
     this.storeSub?.dispose();
     this.storeSub = undefined;
     try {
-      await c.http.close();
-      // Cancels running tools, stops executors and awaits pending store writes.
-      await c.runtime.shutdown();
+      // In order: no new requests, running tools cancelled and answered, store flushed, closed.
+      await c.server.stop();
     } finally {
-      c.store.dispose();
       this.setState('stopped');
     }
   }

@@ -21,11 +21,14 @@ export interface Settings {
   catalogs: string[];
   reveal: RevealMode;
   perRun: boolean;
+  /** An MCP session idle this long is closed (0 = never). */
+  mcpSessionIdleSeconds: number;
 }
 
 /** Settings whose change needs the server (runtime + HTTP) to be reopened. */
 export const SERVER_SETTINGS = [
   'mcc.server.port',
+  'mcc.server.mcpSessionIdleSeconds',
   'mcc.identity',
   'mcc.usersFile',
   'mcc.session',
@@ -62,6 +65,7 @@ export function readSettings(c: ConfigLike, defaultUser: () => string = osUserNa
     catalogs: stringList(c.get('catalogs')) ?? ['tools.yaml'],
     reveal: revealMode(c.get('terminal.reveal')),
     perRun: c.get('terminal.perRun') === true,
+    mcpSessionIdleSeconds: idleSeconds(c.get('server.mcpSessionIdleSeconds')),
   };
 }
 
@@ -91,6 +95,10 @@ function positiveInt(v: unknown): number | undefined {
 
 function portNumber(v: unknown): number {
   return typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 65535 ? v : 0;
+}
+
+function idleSeconds(v: unknown): number {
+  return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? Math.floor(v) : 1800;
 }
 
 function revealMode(v: unknown): RevealMode {

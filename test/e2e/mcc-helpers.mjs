@@ -1,6 +1,7 @@
 // Shared by the MCC end-to-end suites: the VSIX under test, a throw-away
 // copy of the fixture workspace, and reading MCC's views and tools as a
 // person and an agent see them.
+import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -88,6 +89,23 @@ export async function eventually(fn, { timeoutMs = 15_000, everyMs = 300 } = {})
     }
     await sleep(everyMs);
   }
+}
+
+/**
+ * What execute answered, as the model sees it. execute declares an
+ * outputSchema, and VS Code hands the model its structuredContent (JSON with
+ * returncode, stdout, stderr, duration_ms, truncated) rather than the text:
+ * the tool's output is its stdout.
+ */
+export function executeAnswer(result) {
+  let structured;
+  try {
+    structured = JSON.parse(result.text);
+  } catch {
+    return result.text;
+  }
+  assert.equal(typeof structured?.returncode, 'number', `not execute's structuredContent: ${result.text}`);
+  return structured.stdout;
 }
 
 /** get_session through VS Code's MCP client: the JSON-decoded value. */

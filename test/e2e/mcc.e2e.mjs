@@ -16,7 +16,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { launchEditor, withFailureScreenshot } from './harness.mjs';
 import {
-  checks, clickMenuItem, eventually, freshVsix, getSession, OUR_TOOLS, OWNER, rowFor, rowLocator, T, viewPaneText, viewRows, workspaceCopy,
+  checks, clickMenuItem, eventually, executeAnswer, freshVsix, getSession, OUR_TOOLS, OWNER, rowFor, rowLocator, T, viewPaneText, viewRows, workspaceCopy,
 } from './mcc-helpers.mjs';
 
 describe('MCC in a real VS Code (trusted workspace)', { timeout: 420_000 }, () => {
@@ -115,8 +115,8 @@ describe('MCC in a real VS Code (trusted workspace)', { timeout: 420_000 }, () =
 
   test('(4) execute on the exec tool returns the stored target and the owner; the terminal shows the run', step('4-exec', async () => {
     const { result } = await editor.invokeTool(T('execute'), { key: 'e2e.show_ctx', params: {} });
-    assert.match(result.text, /target=10\.0\.0\.5/);
-    assert.match(result.text, new RegExp(`user=${OWNER}`));
+    assert.match(executeAnswer(result), /target=10\.0\.0\.5/);
+    assert.match(executeAnswer(result), new RegExp(`user=${OWNER}`));
     assert.ok((await editor.host.check('terminals')).some((n) => /MCC/.test(n)), 'no MCC terminal');
     // The terminal panel (mcc.terminal.reveal = always), read from xterm's DOM rows.
     const text = await eventually(async () => {
@@ -129,7 +129,7 @@ describe('MCC in a real VS Code (trusted workspace)', { timeout: 420_000 }, () =
 
   test('(5) a function tool writes back through context; the view shows the new value', step('5-writeback', async () => {
     const { result } = await editor.invokeTool(T('execute'), { key: 'e2e.bump', params: { by: 5 } });
-    assert.match(result.text, /"counter":\s*5/);
+    assert.match(executeAnswer(result), /"counter":\s*5/);
     assert.equal(await getSession(editor, 'counter'), 5);
     const rows = await eventually(async () => {
       const r = await viewRows(editor, 'mcc.sessions');
@@ -268,7 +268,7 @@ describe('MCC in an untrusted workspace', { timeout: 180_000 }, () => {
     if (live.includes(T('execute'))) {
       await editor.autoApproveTools();
       const { result } = await editor.invokeTool(T('execute'), { key: 'e2e.show_ctx', params: {} });
-      assert.doesNotMatch(result.text, /target=|e2e-terminal-marker/, 'the workspace tool ran through MCP');
+      assert.doesNotMatch(executeAnswer(result), /target=|e2e-terminal-marker/, 'the workspace tool ran through MCP');
       const { result: listed } = await editor.invokeTool(T('describe_tools'), {});
       assert.doesNotMatch(listed.text, /show_ctx|bump/, 'describe_tools lists workspace tools');
     }

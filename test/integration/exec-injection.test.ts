@@ -74,7 +74,9 @@ describe('exec tools receive the session store', () => {
     const c = await connect(h);
     const r = await call(c, 'execute', { key: 'test.fails' });
     assert.equal(r.isError, true);
-    assert.deepEqual(r.structuredContent, { returncode: 3, stdout: 'out\n', stderr: 'err\n' });
+    const { duration_ms, ...rest } = r.structuredContent as { duration_ms: number };
+    assert.deepEqual(rest, { returncode: 3, stdout: 'out\n', stderr: 'err\n', truncated: false });
+    assert.ok(typeof duration_ms === 'number' && duration_ms >= 0);
     assert.match(text(r), /return code 3/);
     await c.close();
   });

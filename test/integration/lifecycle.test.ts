@@ -6,18 +6,9 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { CLI, FIXTURES, call, connect, okText, startServe, tempDir, text } from './serve-process';
+import { CLI, FIXTURES, alive, call, connect, okText, startServe, tempDir, text } from './serve-process';
 
 const TOOLS = join(FIXTURES, 'tools.yaml');
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 test('SIGTERM during a run kills the tool and exits 0', async () => {
   const dir = tempDir();

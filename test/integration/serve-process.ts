@@ -94,3 +94,13 @@ export async function okText(client: Client, name: string, args: Record<string, 
   if (r.isError) throw new Error(`${name} failed: ${text(r)}`);
   return text(r);
 }
+
+/** Whether a process with this pid still exists. */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -26,6 +26,11 @@ export class PrintedOutput {
     this.parts.all.push(data);
   };
 
+  /** True when some of what was printed was cut. */
+  get truncated(): boolean {
+    return this.cut > 0;
+  }
+
   stdout(): string {
     return this.parts.stdout.join('');
   }

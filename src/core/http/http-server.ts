@@ -1,20 +1,20 @@
 // The Streamable HTTP endpoint: loopback bind, bearer auth, Host/Origin
-// checks, and stateful MCP sessions that belong to the principal who
-// opened them.
+// checks, request bodies read under a cap, then the MCP sessions (each
+// belongs to the principal who opened it; see mcp-sessions.ts). Stopping is
+// in steps so the serve layer can order them: stop accepting, let running
+// calls answer, then close.
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Runtime } from '../runtime';
 import type { Principal } from '../identity';
 import { type Logger, silentLogger } from '../host';
-import { createServer } from '../server/create-server';
-import type { HandlerExtra } from '../server/session-context';
 import type { Authenticator } from './authenticator';
+import { refusal, sendRefusal, type HttpRefusal } from './json-rpc-errors';
+import { DEFAULT_SESSION_LIMITS, McpSessionRegistry, type McpSessionLimits } from './mcp-sessions';
 import { allowedHosts, allowedOrigins, hostForUrl } from './request-guard';
+import { readJsonRpcBody } from './request-body';
 import { SESSION_KEY_HEADER, sessionKeyError } from './session-key';
+import { StatefulEndpoint } from './stateful-endpoint';
 
 export interface HttpServerOptions {
   runtime: Runtime;
@@ -24,6 +24,8 @@ export interface HttpServerOptions {
   logger?: Logger;
   /** Largest request body accepted (default 4 MiB). */
   maxBodyBytes?: number;
+  /** Idle limit and caps of MCP sessions (defaults: 30 min, 100 per principal, 10 anonymous, 1000 in all). */
+  sessions?: Partial<McpSessionLimits>;
 }
 
 export interface McpHttpServer {
@@ -32,162 +34,146 @@ export interface McpHttpServer {
   port: number;
   /** Number of open MCP sessions. */
   sessionCount(): number;
+  /** Stops taking connections and requests (503 from now on); open responses go on. */
+  stopAccepting(): void;
+  /** Resolves when no POST is in flight any more, or after `graceMs`. */
+  drain(graceMs: number): Promise<void>;
+  /** Closes every MCP session and connection. */
   close(): Promise<void>;
 }
 
-interface Connection {
-  transport: StreamableHTTPServerTransport;
-  server: McpServer;
-  principal: Principal;
-}
+const METHODS = new Set(['GET', 'POST', 'DELETE']);
 
 export async function startHttpServer(opts: HttpServerOptions): Promise<McpHttpServer> {
   const host = opts.host ?? '127.0.0.1';
   const logger = opts.logger ?? silentLogger;
   const maxBody = opts.maxBodyBytes ?? 4 * 1024 * 1024;
-  const connections = new Map<string, Connection>();
+  const sessions = new McpSessionRegistry({ ...DEFAULT_SESSION_LIMITS, ...opts.sessions }, { logger });
+  const endpoint = new StatefulEndpoint(opts.runtime, sessions);
+  const posts = new InFlight();
+  let accepting = true;
   let hosts = new Set<string>();
   let origins = new Set<string>();
 
   const http: Server = createHttpServer((req, res) => {
     handle(req, res).catch((e: unknown) => {
       logger.error(`request failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
-      if (!res.headersSent) sendError(res, 500, 'internal server error');
-      else res.end();
+      sendRefusal(res, refusal(500, 'internal server error'));
     });
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const hostHeader = (req.headers.host ?? '').toLowerCase();
-    if (!hosts.has(hostHeader)) return sendError(res, 403, `Host '${req.headers.host ?? ''}' is not allowed`);
-    const origin = req.headers.origin;
-    if (origin !== undefined && !origins.has(origin.toLowerCase())) return sendError(res, 403, `Origin '${origin}' is not allowed`);
-    const path = (req.url ?? '/').split('?')[0];
-    if (path !== '/mcp') return sendError(res, 404, 'not found: the MCP endpoint is /mcp');
-
+    const problem = guard(req);
+    if (problem) return sendRefusal(res, problem);
     const auth = opts.authenticator.authenticate(req.headers.authorization);
     if (!auth.ok) {
       res.setHeader('WWW-Authenticate', `Bearer realm="mcc", error="invalid_token", error_description="${auth.reason}"`);
-      return sendError(res, 401, `Unauthorized: ${auth.reason}`);
+      return sendRefusal(res, refusal(401, `Unauthorized: ${auth.reason}`, -32001));
     }
-    const keyProblem = sessionKeyError(req.headers[SESSION_KEY_HEADER]);
-    if (keyProblem) return sendError(res, 400, keyProblem);
-    // All anonymous callers share one user name; a key they choose could be
-    // guessed by another, so their buckets are keyed by the MCP session only.
-    if (auth.principal.anonymous && req.headers[SESSION_KEY_HEADER] !== undefined) {
-      return sendError(res, 400, 'anonymous callers cannot choose X-MCC-Session-Key; authenticate with a token to resume a bucket');
+    const keyProblem = sessionKeyProblem(req, auth.principal);
+    if (keyProblem) return sendRefusal(res, refusal(400, keyProblem));
+    let body: unknown;
+    if (req.method === 'POST') {
+      if (!isJsonContentType(req.headers['content-type'])) return sendRefusal(res, refusal(415, 'Unsupported Media Type: Content-Type must be application/json'));
+      posts.add(res);
+      const read = await readJsonRpcBody(req, maxBody);
+      if (!read.ok) return sendRefusal(res, read.refusal);
+      body = read.value;
     }
-
-    const body = req.method === 'POST' ? await readJsonBody(req, maxBody) : undefined;
-    if (body && 'error' in body) return sendError(res, body.status, body.error);
-    const parsed = body?.value;
-
-    const sid = header(req, 'mcp-session-id');
-    if (sid !== undefined) {
-      const conn = connections.get(sid);
-      // Another principal's session id is answered exactly like an unknown one.
-      if (!conn || conn.principal !== auth.principal) return sendError(res, 404, 'session not found');
-      await conn.transport.handleRequest(req, res, parsed);
-      return;
-    }
-    if (req.method !== 'POST' || !isInitialize(parsed)) {
-      return sendError(res, 400, 'no MCP session: send an initialize request first (without Mcp-Session-Id)');
-    }
-    await openConnection(auth.principal, req, res, parsed);
+    await endpoint.handle(auth.principal, req, res, body);
   }
 
-  async function openConnection(principal: Principal, req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomBytes(24).toString('base64url'),
-      onsessioninitialized: (id) => {
-        connections.set(id, { transport, server, principal });
-        logger.info(`session opened for ${principal.user} (${connections.size} open)`);
-      },
-      onsessionclosed: (id) => {
-        connections.delete(id);
-      },
-    });
-    transport.onclose = () => {
-      if (transport.sessionId) connections.delete(transport.sessionId);
-    };
-    const server = createServer({
-      runtime: opts.runtime,
-      principal,
-      sessionKeyFor: (extra: HandlerExtra) => sessionKeyOf(extra),
-    });
-    await server.connect(transport);
-    await transport.handleRequest(req, res, body);
+  // Checks that need no identity: still accepting, our Host and Origin, the path, the method.
+  function guard(req: IncomingMessage): HttpRefusal | undefined {
+    if (!accepting) return refusal(503, 'the server is shutting down', undefined, { Connection: 'close' });
+    const hostHeader = (req.headers.host ?? '').toLowerCase();
+    if (!hosts.has(hostHeader)) return refusal(403, `Host '${req.headers.host ?? ''}' is not allowed`);
+    const origin = req.headers.origin;
+    if (origin !== undefined && !origins.has(origin.toLowerCase())) return refusal(403, `Origin '${origin}' is not allowed`);
+    const path = (req.url ?? '/').split('?')[0];
+    if (path !== '/mcp') return refusal(404, 'not found: the MCP endpoint is /mcp');
+    if (!METHODS.has(req.method ?? '')) return refusal(405, `Method ${req.method ?? ''} not allowed`, undefined, { Allow: 'GET, POST, DELETE' });
+    return undefined;
   }
 
-  await new Promise<void>((resolve, reject) => {
-    http.once('error', reject);
-    http.listen(opts.port ?? 0, host, () => {
-      http.off('error', reject);
-      resolve();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      http.once('error', reject);
+      http.listen(opts.port ?? 0, host, () => {
+        http.off('error', reject);
+        resolve();
+      });
     });
-  });
+  } catch (e) {
+    await sessions.closeAll(); // stops its sweep timer
+    throw e;
+  }
   const port = (http.address() as AddressInfo).port;
   hosts = allowedHosts(host, port);
   origins = allowedOrigins(host, port);
+  const closed = new Promise<void>((resolve) => http.once('close', () => resolve()));
 
   return {
     url: `http://${hostForUrl(host)}:${port}/mcp`,
     host,
     port,
-    sessionCount: () => connections.size,
+    sessionCount: () => sessions.size,
+    stopAccepting: () => {
+      if (!accepting) return;
+      accepting = false;
+      http.close();
+      http.closeIdleConnections();
+    },
+    drain: (graceMs) => posts.idle(graceMs),
     close: async () => {
-      const all = [...connections.values()];
-      connections.clear();
-      await Promise.allSettled(all.map((c) => c.server.close()));
-      await new Promise<void>((resolve) => {
-        http.close(() => resolve());
-        http.closeAllConnections();
-      });
+      accepting = false;
+      http.close();
+      // Ends every open stream (GET streams never end by themselves), so the
+      // responses finish cleanly before the sockets go.
+      await sessions.closeAll();
+      await posts.idle(1000);
+      http.closeAllConnections();
+      await closed;
     },
   };
 }
 
-function sessionKeyOf(extra: HandlerExtra): string {
-  const custom = extra.requestInfo?.headers[SESSION_KEY_HEADER];
-  const key = Array.isArray(custom) ? custom[0] : custom;
-  if (key) return key;
-  if (extra.sessionId) return extra.sessionId;
-  throw new Error('request has neither an MCP session id nor an X-MCC-Session-Key');
-}
-
-function isInitialize(body: unknown): boolean {
-  if (Array.isArray(body)) return body.some((m) => isInitializeRequest(m));
-  return isInitializeRequest(body);
-}
-
-function header(req: IncomingMessage, name: string): string | undefined {
-  const v = req.headers[name];
-  return Array.isArray(v) ? v[0] : v;
-}
-
-type BodyResult = { value: unknown } | { status: number; error: string };
-
-async function readJsonBody(req: IncomingMessage, max: number): Promise<BodyResult> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    const b = chunk as Buffer;
-    size += b.length;
-    if (size > max) return { status: 413, error: `request body over ${max} bytes` };
-    chunks.push(b);
+// All anonymous callers share one user name; a key they choose could be
+// guessed by another, so their buckets are keyed by the MCP session only.
+function sessionKeyProblem(req: IncomingMessage, principal: Principal): string | undefined {
+  const problem = sessionKeyError(req.headers[SESSION_KEY_HEADER]);
+  if (problem) return problem;
+  if (principal.anonymous && req.headers[SESSION_KEY_HEADER] !== undefined) {
+    return 'anonymous callers cannot choose X-MCC-Session-Key; authenticate with a token to resume a bucket';
   }
-  const text = Buffer.concat(chunks).toString('utf8');
-  if (text.trim() === '') return { status: 400, error: 'empty request body: expected JSON-RPC' };
-  try {
-    return { value: JSON.parse(text) as unknown };
-  } catch {
-    return { status: 400, error: 'request body is not valid JSON' };
-  }
+  return undefined;
 }
 
-function sendError(res: ServerResponse, status: number, message: string): void {
-  res.statusCode = status;
-  res.setHeader('Content-Type', 'application/json');
-  const code = status === 401 ? -32001 : status === 404 ? -32001 : -32000;
-  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+function isJsonContentType(value: string | undefined): boolean {
+  return (value ?? '').split(';')[0].trim().toLowerCase() === 'application/json';
+}
+
+/** Responses still open, to wait for before the sockets are closed. */
+class InFlight {
+  private readonly open = new Set<ServerResponse>();
+  private waiters: Array<() => void> = [];
+
+  add(res: ServerResponse): void {
+    this.open.add(res);
+    res.once('close', () => {
+      this.open.delete(res);
+      if (this.open.size === 0) for (const w of this.waiters.splice(0)) w();
+    });
+  }
+
+  idle(graceMs: number): Promise<void> {
+    if (this.open.size === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, graceMs);
+      this.waiters.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
 }

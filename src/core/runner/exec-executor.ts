@@ -9,7 +9,7 @@ import { silentLogger, systemClock, type Clock, type Logger } from '../host';
 import { truncationMarker, type CappedOutput } from './capped-output';
 import { render, shownCommand, withoutDefaultPath } from './command-render';
 import { buildToolEnv } from './env';
-import { ToolInputError } from './errors';
+import { stopReasonOf, ToolInputError } from './errors';
 import { limitedShellArgs, memoryExitNote, signalFromShellCode, signalNote } from './limits';
 import { appendLine, lastLine, notFoundHint } from './outcome-text';
 import { cacheKey, ResultCache } from './result-cache';
@@ -193,9 +193,9 @@ export class ExecExecutor implements ToolExecutor {
       reason = r;
       stop.abort();
     };
-    const onCancel = (): void => halt('cancelled');
+    const onCancel = (): void => halt(stopReasonOf(ctx.signal));
     ctx.signal?.addEventListener('abort', onCancel, { once: true });
-    if (ctx.signal?.aborted) halt('cancelled');
+    if (ctx.signal?.aborted) onCancel();
     const timeout = tool.limits.timeout;
     const timer = timeout !== undefined ? setTimeout(() => halt('timeout'), timeout * 1000) : undefined;
     const done = this.execute(tool, params, ctx, prep, stop.signal, () => reason, t0);
@@ -219,11 +219,13 @@ export class ExecExecutor implements ToolExecutor {
     stopReason: () => StopReason | undefined,
     t0: number,
   ): Promise<ExecOutcome> {
+    let flags: Pick<ExecOutcome, 'truncated' | 'terminal'> = {};
     const finish = (code: number, stdout: string, stderr: string): ExecOutcome => ({
       code,
       stdout,
       stderr,
       durationMs: Math.round(performance.now() - t0),
+      ...flags,
     });
     const stoppedNote = (): string => {
       const r = stopReason();
@@ -246,6 +248,7 @@ export class ExecExecutor implements ToolExecutor {
     const markErr = marker(main.stderr);
     if (markOut) ctx.events.emit({ type: 'output', runId: ctx.runId, stream: 'stdout', data: markOut });
     if (markErr) ctx.events.emit({ type: 'output', runId: ctx.runId, stream: 'stderr', data: markErr });
+    flags = { ...(main.terminal ? { terminal: true } : {}), ...(markOut || markErr ? { truncated: true } : {}) };
 
     if (main.aborted || signal.aborted) {
       return finish(-1, stdout + markOut, appendLine(stderr + markErr, stoppedNote()));
@@ -261,6 +264,7 @@ export class ExecExecutor implements ToolExecutor {
     const t = await this.spawn({ ...prep, mode: 'pipe' }, { args: prep.transformArgs, stdin: stdout, cwd: tool.cwd, signal });
     const tOut = cleanTerminalText(t.stdout.text()) + marker(t.stdout);
     const tErr = cleanTerminalText(t.stderr.text()) + marker(t.stderr);
+    if (t.stdout.truncated || t.stderr.truncated) flags = { ...flags, truncated: true };
     stderr = appendLine(stderr + markErr, tErr);
     if (t.aborted || signal.aborted) return finish(-1, tOut, appendLine(stderr, `${stoppedNote()} (in the transform)`));
     ({ code, note } = this.judge(t, tool, `${tOut}\n${tErr}`));

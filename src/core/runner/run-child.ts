@@ -44,6 +44,8 @@ export interface ChildResult {
   stderr: CappedOutput;
   /** True when the abort signal stopped it. */
   aborted: boolean;
+  /** True when it ran in a terminal (one merged output stream). */
+  terminal: boolean;
 }
 
 const PTY_COLS = 200;
@@ -116,7 +118,7 @@ function runWithPipes(spec: ChildSpec): Promise<ChildResult> {
           child.stdout?.destroy();
           child.stderr?.destroy();
         }
-        resolve({ pid, code, signal: signalNumber(sig), stdout, stderr, aborted });
+        resolve({ pid, code, signal: signalNumber(sig), stdout, stderr, aborted, terminal: false });
       })();
     });
     if (child.pid !== undefined) {
@@ -172,7 +174,7 @@ function runInPty(spec: ChildSpec): Promise<ChildResult> {
         dataSub.dispose();
         exitSub.dispose();
         const sig = signal ? signal : null;
-        resolve({ pid, code: sig === null ? exitCode : null, signal: sig, stdout, stderr, aborted });
+        resolve({ pid, code: sig === null ? exitCode : null, signal: sig, stdout, stderr, aborted, terminal: true });
       })();
     });
     if (spec.signal.aborted) onAbort();

@@ -26,6 +26,10 @@ export interface ExecOutcome {
   value?: unknown;
   /** fn tools that take `context`: the context as the tool left it. */
   contextOut?: Record<string, unknown>;
+  /** True when output past the cap was cut. */
+  truncated?: boolean;
+  /** True when the run had one terminal, so stderr was merged into stdout. */
+  terminal?: boolean;
 }
 
 /** Runs one kind of tool. The runtime validates params before calling. */
@@ -62,3 +66,8 @@ export interface RunEventSink {
 }
 
 export const nullEventSink: RunEventSink = { emit: () => undefined };
+
+/** One sink that hands every event to each of `sinks`, in order. */
+export function teeEventSinks(...sinks: RunEventSink[]): RunEventSink {
+  return { emit: (e) => sinks.forEach((s) => s.emit(e)) };
+}

@@ -2,6 +2,7 @@
 // `everything` example does), bound to the connection's principal.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { McpSessionContext } from './session-context';
+import { ConnectionFeedback } from './run-feedback';
 import { registerSearch } from './tools/search';
 import { registerExecute } from './tools/execute';
 import { registerDescribeTools } from './tools/describe-tools';
@@ -16,11 +17,16 @@ const INSTRUCTIONS =
   'Stash values the next tools need with set_session(name, value) and read them with get_session(name); every tool run ' +
   'in this session receives them automatically.';
 
-export type ConnectionOptions = Omit<McpSessionContext, 'clientName'>;
+export type ConnectionOptions = Omit<McpSessionContext, 'clientName' | 'feedback'>;
 
 export function createServer(connection: ConnectionOptions): McpServer {
-  const server = new McpServer({ name: SERVER_NAME, version: SERVER_VERSION }, { instructions: INSTRUCTIONS });
-  const ctx: McpSessionContext = { ...connection, clientName: () => server.server.getClientVersion()?.name };
+  // logging: run start/exit and stderr of a caller's own runs, at the level it sets.
+  const server = new McpServer({ name: SERVER_NAME, version: SERVER_VERSION }, { instructions: INSTRUCTIONS, capabilities: { logging: {} } });
+  const ctx: McpSessionContext = {
+    ...connection,
+    clientName: () => server.server.getClientVersion()?.name,
+    feedback: new ConnectionFeedback(server, connection.runtime),
+  };
   registerSearch(server, ctx);
   registerExecute(server, ctx);
   registerDescribeTools(server, ctx);

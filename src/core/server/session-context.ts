@@ -3,6 +3,7 @@ import type { Runtime } from '../runtime';
 import type { Principal } from '../identity';
 import type { ToolCallResult } from '../tool-result';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ConnectionFeedback } from './run-feedback';
 
 /** The subset of the SDK's request extra the handlers read. */
 export interface HandlerExtra {
@@ -18,6 +19,8 @@ export interface McpSessionContext {
   /** The bucket key for this request (X-MCC-Session-Key, else the MCP session id). */
   sessionKeyFor(extra: HandlerExtra): string;
   clientName(): string | undefined;
+  /** Progress and log messages of this connection's calls. */
+  feedback: ConnectionFeedback;
 }
 
 export function toMcpResult(r: ToolCallResult): CallToolResult {

@@ -27,3 +27,11 @@ test('bad input is a usage error naming the flag', () => {
   assert.throws(() => parseServeArgs(['--session-ttl', '0']), /--session-ttl/);
   assert.throws(() => parseServeArgs(['--bogus']), UsageError);
 });
+
+test('MCP session limits: defaults, flags, and bad values', () => {
+  assert.deepEqual(parseServeArgs([]).mcpSessions, { idleMs: 1_800_000, perPrincipal: 100, anonymous: 10, total: 1000 });
+  const a = parseServeArgs(['--mcp-session-idle', '0', '--mcp-sessions-per-user', '5', '--mcp-sessions-anonymous', '2', '--mcp-sessions-max', '50']);
+  assert.deepEqual(a.mcpSessions, { idleMs: 0, perPrincipal: 5, anonymous: 2, total: 50 });
+  assert.throws(() => parseServeArgs(['--mcp-session-idle', '-1']), /--mcp-session-idle/);
+  assert.throws(() => parseServeArgs(['--mcp-sessions-per-user', '0']), /--mcp-sessions-per-user/);
+});

@@ -43,7 +43,7 @@ describe('Runtime', () => {
     const { runtime, store, audits } = await setup(exec);
     await store.set('owner', 'k', 'target', 'db');
     const r = await runtime.execute(OWNER, 'k', 't.run', { word: 'w' });
-    assert.deepEqual(r, { isError: false, text: 'out' });
+    assert.deepEqual(r, { isError: false, text: 'out', structured: { returncode: 0, stdout: 'out', stderr: '', duration_ms: 1, truncated: false } });
     assert.deepEqual(exec.calls[0].params, { word: 'w', secret: 'hidden' });
     assert.equal(exec.calls[0].ctx.store.target, 'db');
     assert.equal(exec.calls[0].ctx.store.user, 'owner');
@@ -65,7 +65,10 @@ describe('Runtime', () => {
     const exec = new FakeExecutor(() => ({ code: 0, stdout: '', stderr: '', durationMs: 1 }));
     const { runtime } = await setup(exec, undefined, () => 'workspace not trusted');
     const r = await runtime.execute(OWNER, 'k', 't.run', { word: 'w' });
-    assert.deepEqual(r, { isError: true, text: 'workspace not trusted' });
+    assert.equal(r.isError, true);
+    assert.equal(r.text, 'workspace not trusted');
+    // Nothing ran: the run's shape all the same, code -1 and the reason as stderr.
+    assert.deepEqual(r.structured, { returncode: -1, stdout: '', stderr: 'workspace not trusted', duration_ms: 0, truncated: false });
     assert.deepEqual(runtime.accessibleTools(OWNER), []);
     assert.equal(exec.calls.length, 0);
   });
@@ -79,7 +82,8 @@ describe('Runtime', () => {
     const { runtime, store } = await setup(exec, fn);
     await store.set('owner', 'k', 'keep', 1);
     const r = await runtime.execute(OWNER, 'k', 't.fn', {});
-    assert.deepEqual(r, { isError: false, text: 'done' });
+    assert.equal(r.text, 'done');
+    assert.equal(r.structured?.stdout, 'done', 'structuredContent carries the answer as the text does');
     assert.deepEqual(store.variables('owner', 'k'), { keep: 1, cursor: 7 });
   });
 
@@ -88,7 +92,26 @@ describe('Runtime', () => {
     const { runtime } = await setup(exec);
     const r = await runtime.execute(OWNER, 'k', 't.run', { word: 'w' });
     assert.equal(r.isError, true);
-    assert.deepEqual(r.structured, { returncode: 2, stdout: 'o', stderr: 'e' });
+    assert.deepEqual(r.structured, { returncode: 2, stdout: 'o', stderr: 'e', duration_ms: 1, truncated: false });
+  });
+
+  test('a run in a terminal leaves stderr out of structuredContent; a cut output says truncated', async () => {
+    const exec = new FakeExecutor(() => ({ code: 0, stdout: 'all', stderr: '', durationMs: 3, terminal: true, truncated: true }));
+    const { runtime } = await setup(exec);
+    const r = await runtime.execute(OWNER, 'k', 't.run', { word: 'w' });
+    assert.deepEqual(r.structured, { returncode: 0, stdout: 'all', duration_ms: 3, truncated: true });
+  });
+
+  test('each call can add its own run-event sink to the host\'s', async () => {
+    const seen: string[] = [];
+    const exec = new FakeExecutor((ctx) => {
+      ctx.events.emit({ type: 'output', runId: ctx.runId, stream: 'stdout', data: 'x' });
+      return { code: 0, stdout: 'x', stderr: '', durationMs: 1 };
+    });
+    const { runtime } = await setup(exec);
+    await runtime.execute(OWNER, 'k', 't.run', { word: 'w' }, { events: { emit: (e) => seen.push(e.type) } });
+    await runtime.execute(OWNER, 'k', 't.run', { word: 'w' });
+    assert.deepEqual(seen, ['output'], 'only the call that brought the sink sees its events');
   });
 
   test('cancelRun aborts the signal of that run only', async () => {

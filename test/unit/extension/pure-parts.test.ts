@@ -111,6 +111,14 @@ void describe('settings', () => {
     assert.equal(s.reveal, 'onError');
     assert.equal(s.perRun, false);
     assert.equal(s.port, 0);
+    assert.equal(s.mcpSessionIdleSeconds, 1800);
+  });
+
+  void test('the MCP session idle limit: seconds, 0 for never, bad values fall back', () => {
+    assert.equal(readSettings(config({ 'server.mcpSessionIdleSeconds': 60 })).mcpSessionIdleSeconds, 60);
+    assert.equal(readSettings(config({ 'server.mcpSessionIdleSeconds': 0 })).mcpSessionIdleSeconds, 0);
+    assert.equal(readSettings(config({ 'server.mcpSessionIdleSeconds': -5 })).mcpSessionIdleSeconds, 1800);
+    assert.equal(readSettings(config({ 'server.mcpSessionIdleSeconds': 'x' })).mcpSessionIdleSeconds, 1800);
   });
 
   void test('values from settings, with bad ones falling back', () => {

@@ -1,6 +1,12 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { loadCatalog } from '../../../src/core/catalog/load';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { silentLogger } from '../../../src/core/host';
@@ -122,6 +128,27 @@ void describe('ServerHost', () => {
     assert.match(r.text, /workspace not trusted/);
     assert.equal(h.principalFor('owner')?.user, 'owner');
     assert.equal(h.principalFor('stranger'), undefined);
+    await h.dispose();
+  });
+
+  void test('stopping the server while a tool runs cancels it and its caller gets the "stopped" answer', async () => {
+    const { h } = host();
+    h.setCatalog(await loadCatalog([resolve(__dirname, '..', '..', '..', '..', 'test', 'fixtures', 'progress', 'tools.yaml')]));
+    await h.start();
+    const d = definitionData(h.url!, h.token, 'vscode-stop-key', 1);
+    const client = new Client({ name: 'test-client', version: '0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(d.url), { requestInit: { headers: d.headers } }));
+    const pidfile = join(mkdtempSync(join(tmpdir(), 'mcc-host-')), 'pid');
+    const running = client.callTool({ name: 'execute', arguments: { key: 'slow.wait_for_pidfile', params: { pidfile } } });
+    for (let i = 0; i < 100 && !existsSync(pidfile); i++) await sleep(50);
+    const pid = Number(readFileSync(pidfile, 'utf8').trim());
+    await h.stop();
+    assert.equal(h.state, 'stopped');
+    const r = (await running) as CallToolResult;
+    assert.equal(r.isError, true);
+    assert.match((r.content[0] as { text: string }).text, /was stopped with return code -1[\s\S]*the server is shutting down/);
+    assert.throws(() => process.kill(pid, 0), 'the tool process is gone');
+    await client.close();
     await h.dispose();
   });
 });

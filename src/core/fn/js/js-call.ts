@@ -43,7 +43,7 @@ export async function callJsTool(
       ...(ctx.signal ? { signal: ctx.signal } : {}),
     },
   );
-  const done = outcomeSince(t0);
+  const done = outcomeSince(t0, printed);
   switch (r.kind) {
     case 'ok': {
       let stderr = printed.all();

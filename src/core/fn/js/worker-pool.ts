@@ -5,6 +5,7 @@
 // be set when a worker starts.
 import { Worker } from 'node:worker_threads';
 import { workerScriptPath } from '../assets';
+import { stopReasonOf } from '../../runner/errors';
 
 export interface JsJob {
   type: 'call' | 'probe';
@@ -112,7 +113,7 @@ export class WorkerPool {
         this.release(slot, reusable);
         resolve(r);
       };
-      const onAbort = (): void => finish({ kind: 'cancelled', reason: 'cancelled' }, false);
+      const onAbort = (): void => finish({ kind: 'cancelled', reason: stopReasonOf(o.signal) }, false);
       const onShutdown = (): void => finish({ kind: 'cancelled', reason: 'shutdown' }, false);
       const timer = setTimeout(() => finish({ kind: 'timeout' }, false), o.timeoutMs);
       o.signal?.addEventListener('abort', onAbort, { once: true });

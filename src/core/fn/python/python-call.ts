@@ -63,7 +63,7 @@ export async function callPythonTool(
   } finally {
     untrack();
   }
-  const done = outcomeSince(t0);
+  const done = outcomeSince(t0, printed);
 
   if (r.stopped) {
     const note = r.stopped === 'timeout' ? `timeout after ${s.timeoutSec}s` : r.stopped === 'shutdown' ? 'cancelled: the server is shutting down' : 'cancelled';

@@ -10,6 +10,7 @@ import { hasUnixLimits, limitedShellArgs } from '../../runner/limits';
 import { killProcessTree } from '../../runner/process-tree';
 import { shellQuote } from '../../template/quote';
 import { pythonRunnerPath } from '../assets';
+import { stopReasonOf } from '../../runner/errors';
 
 export type StopReason = 'timeout' | 'cancelled' | 'shutdown';
 
@@ -75,7 +76,7 @@ export function startPython(spec: PythonRunSpec): PythonRunHandle {
     const resultPipe = child.stdio[3] as Readable;
     const res = collect(resultPipe, Number.MAX_SAFE_INTEGER);
     const timer = setTimeout(() => stop('timeout'), spec.timeoutMs);
-    const onAbort = (): void => stop('cancelled');
+    const onAbort = (): void => stop(stopReasonOf(spec.signal));
     spec.signal?.addEventListener('abort', onAbort, { once: true });
     if (spec.signal?.aborted) onAbort();
 

@@ -4,6 +4,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import type { Readable, Writable } from 'node:stream';
+import { stopReasonOf } from '../../runner/errors';
 import { killProcessTree } from '../../runner/process-tree';
 import { pythonRunnerPath } from '../assets';
 import { withoutContextVars } from '../fn-env';
@@ -119,7 +120,7 @@ export class WarmProcess {
     const fence = `\u0000mcc-fence-${randomUUID()}\u0000\n`;
     const cap = spec.maxOutputBytes ?? 1024 * 1024;
     let timer: NodeJS.Timeout | undefined;
-    const onAbort = (): void => stop('cancelled');
+    const onAbort = (): void => stop(stopReasonOf(spec.signal));
     const stop = (reason: StopReason): void => {
       const p = this.current;
       if (!p || p.fence !== fence || p.stopped || this.exited) return;

@@ -2,6 +2,15 @@ import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { toMcpResult, type McpSessionContext } from '../session-context';
 
+/** What execute answers as structuredContent, failures included (code -1 when nothing ran). */
+export const RUN_OUTPUT_SHAPE = {
+  returncode: z.number().int().describe('Exit code: 0 success; -1 stopped (timeout, cancel, shutdown) or never started; -N killed by signal N'),
+  stdout: z.string().describe("The tool's output (on success: the answer as in the text content)"),
+  stderr: z.string().optional().describe('Error output; absent when the run had a terminal, whose one stream is stdout'),
+  duration_ms: z.number().describe('How long the run took'),
+  truncated: z.boolean().describe('True when output past the cap was cut'),
+};
+
 export function registerExecute(server: McpServer, ctx: McpSessionContext): void {
   server.registerTool(
     'execute',
@@ -10,22 +19,26 @@ export function registerExecute(server: McpServer, ctx: McpSessionContext): void
       description:
         'Runs the catalog tool `key` (as listed by search or describe_tools) with `params`, an object of its parameters. ' +
         'Parameters are checked first: unknown, missing or mistyped ones are an error naming the parameter. On success ' +
-        'the answer is the tool\'s output; on failure it carries the return code, stdout and stderr.',
+        'the answer is the tool\'s output; on failure it carries the return code, stdout and stderr. Send a progressToken ' +
+        'to get progress notifications with the latest output while the tool runs.',
       inputSchema: {
         key: z.string().describe('Tool key, e.g. ops.grep'),
         params: z
-          .union([z.record(z.unknown()), z.string()])
+          .union([z.object({}).passthrough(), z.string()])
           .optional()
-          .describe('The tool\'s parameters as an object, e.g. {"pattern": "TODO"}'),
+          .describe('The tool\'s parameters as an object, e.g. {"pattern": "TODO"} (or a JSON string of one)'),
       },
+      outputSchema: RUN_OUTPUT_SHAPE,
       annotations: { readOnlyHint: false, openWorldHint: true },
     },
-    async ({ key, params }, extra) =>
-      toMcpResult(
-        await ctx.runtime.execute(ctx.principal, ctx.sessionKeyFor(extra), key, params, {
-          signal: extra.signal,
-          clientName: ctx.clientName(),
-        }),
-      ),
+    async ({ key, params }, extra) => {
+      const result = toMcpResult(
+        await ctx.feedback.run(extra, (call) =>
+          ctx.runtime.execute(ctx.principal, ctx.sessionKeyFor(extra), key, params, { ...call, clientName: ctx.clientName() }),
+        ),
+      );
+      ctx.feedback.answerCancelled(extra, result);
+      return result;
+    },
   );
 }

@@ -2,6 +2,9 @@ import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { audited, type McpSessionContext } from '../session-context';
 
+// Every JSON type spelled out, so schema checkers see a typed value.
+const JSON_VALUE = z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(z.any()), z.object({}).passthrough()]);
+
 export function registerSetSession(server: McpServer, ctx: McpSessionContext): void {
   server.registerTool(
     'set_session',
@@ -14,7 +17,7 @@ export function registerSetSession(server: McpServer, ctx: McpSessionContext): v
         'name must match ^[a-z_][a-z0-9_]*$; user, email, groups and tools are read-only identity keys.',
       inputSchema: {
         name: z.string().describe('Variable name: lowercase letters, digits and _, not starting with a digit'),
-        value: z.unknown().describe('Any JSON value; stored with its type'),
+        value: JSON_VALUE.describe('Any JSON value; stored with its type'),
       },
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },

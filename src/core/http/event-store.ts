@@ -1,0 +1,100 @@
+// The SSE events of one MCP session, kept briefly so a client whose stream
+// broke can resume it with Last-Event-ID. Having an event store is also what
+// makes the SDK open each POST stream with a priming event (an id and the
+// `retry` hint). Bounded: a few hundred KiB per session, and the events of a
+// stream that got its answer are dropped a minute later (see prune).
+import type { EventId, EventStore, StreamId } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isJSONRPCErrorResponse, isJSONRPCResultResponse, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { systemClock, type Clock } from '../host';
+
+export interface EventStoreLimits {
+  maxEvents: number;
+  maxBytes: number;
+  /** How long a stream's events stay after its response, for a late resume. */
+  keepAnsweredMs: number;
+}
+
+export const DEFAULT_EVENT_STORE_LIMITS: EventStoreLimits = { maxEvents: 200, maxBytes: 256 * 1024, keepAnsweredMs: 60_000 };
+
+interface StoredEvent {
+  id: EventId;
+  streamId: StreamId;
+  message: JSONRPCMessage;
+  bytes: number;
+}
+
+export class BoundedEventStore implements EventStore {
+  private readonly events: StoredEvent[] = [];
+  private readonly byId = new Map<EventId, StoredEvent>();
+  /** Streams whose response is stored, and when. */
+  private readonly answered = new Map<StreamId, number>();
+  private bytes = 0;
+  private seq = 0;
+
+  constructor(
+    private readonly limits: EventStoreLimits = DEFAULT_EVENT_STORE_LIMITS,
+    private readonly clock: Clock = systemClock,
+  ) {}
+
+  get size(): number {
+    return this.events.length;
+  }
+
+  storeEvent(streamId: StreamId, message: JSONRPCMessage): Promise<EventId> {
+    const event: StoredEvent = { id: `${++this.seq}`, streamId, message, bytes: JSON.stringify(message).length };
+    this.events.push(event);
+    this.byId.set(event.id, event);
+    this.bytes += event.bytes;
+    if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) this.answered.set(streamId, this.clock.now());
+    // The newest event always stays: it is the one a resuming client needs.
+    while (this.events.length > 1 && (this.events.length > this.limits.maxEvents || this.bytes > this.limits.maxBytes)) this.dropOldest();
+    return Promise.resolve(event.id);
+  }
+
+  getStreamIdForEventId(eventId: EventId): Promise<StreamId | undefined> {
+    return Promise.resolve(this.byId.get(eventId)?.streamId);
+  }
+
+  async replayEventsAfter(lastEventId: EventId, { send }: { send: (id: EventId, m: JSONRPCMessage) => Promise<void> }): Promise<StreamId> {
+    const last = this.byId.get(lastEventId);
+    if (!last) throw new Error(`event ${lastEventId} is no longer stored`);
+    const after = this.events.filter((e) => e.streamId === last.streamId && Number(e.id) > Number(last.id));
+    // Priming events carry no message; there is nothing to send again.
+    for (const e of after) if (Object.keys(e.message).length > 0) await send(e.id, e.message);
+    return last.streamId;
+  }
+
+  /**
+   * The events after `lastEventId` when its stream already has its answer:
+   * a resume that needs no live stream (the SDK would keep it open for good).
+   */
+  answeredAfter(lastEventId: EventId): Array<{ id: EventId; message: JSONRPCMessage }> | undefined {
+    const last = this.byId.get(lastEventId);
+    if (!last || !this.answered.has(last.streamId)) return undefined;
+    return this.events
+      .filter((e) => e.streamId === last.streamId && Number(e.id) > Number(last.id) && Object.keys(e.message).length > 0)
+      .map((e) => ({ id: e.id, message: e.message }));
+  }
+
+  /** Drops the events of streams answered longer than keepAnsweredMs ago. */
+  prune(): void {
+    const cutoff = this.clock.now() - this.limits.keepAnsweredMs;
+    const stale = new Set([...this.answered].filter(([, at]) => at <= cutoff).map(([id]) => id));
+    if (stale.size === 0) return;
+    for (const id of stale) this.answered.delete(id);
+    const kept = this.events.filter((e) => !stale.has(e.streamId));
+    for (const e of this.events) if (stale.has(e.streamId)) this.forget(e);
+    this.events.splice(0, this.events.length, ...kept);
+  }
+
+  private dropOldest(): void {
+    const e = this.events.shift();
+    if (e) this.forget(e);
+  }
+
+  private forget(e: StoredEvent): void {
+    this.byId.delete(e.id);
+    this.bytes -= e.bytes;
+    if (!this.events.some((x) => x !== e && x.streamId === e.streamId)) this.answered.delete(e.streamId);
+  }
+}

@@ -1,0 +1,133 @@
+// One way to assemble and run a server, shared by `mcc serve` and the
+// editor: the runtime over the host's storage, the authenticator, then the
+// transport (Streamable HTTP with its MCP session limits, or stdio). The
+// stop is ordered so nothing is lost: stop accepting, cancel running tools
+// and let their callers have the answer, flush the store, then close.
+import { randomBytes } from 'node:crypto';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { silentLogger, type Logger } from '../host';
+import type { Principal } from '../identity';
+import { Authenticator } from '../http/authenticator';
+import { startHttpServer, type McpHttpServer } from '../http/http-server';
+import type { McpSessionLimits } from '../http/mcp-sessions';
+import type { UsersConfig } from '../http/users-file';
+import { openRuntime, type OpenedRuntime, type OpenRuntimeOptions } from '../open-runtime';
+import { createServer } from '../server/create-server';
+
+export interface HttpTransportOptions {
+  kind: 'http';
+  host: string;
+  port: number;
+  sessions?: Partial<McpSessionLimits>;
+  maxBodyBytes?: number;
+  /** When set, a taken port is reported here and a free one is used instead. */
+  onPortTaken?: (port: number) => void;
+}
+
+export interface StdioTransportOptions {
+  kind: 'stdio';
+  /** The bucket key of the one stdio client (default: a new one per start). */
+  sessionKey?: string;
+}
+
+export interface ServeOptions {
+  runtime: OpenRuntimeOptions;
+  owner: { token: string; principal: Principal };
+  users?: UsersConfig;
+  transport: HttpTransportOptions | StdioTransportOptions;
+  /** Runs once the runtime is open, before anything is served (e.g. loads the catalog). */
+  prepare?: (opened: OpenedRuntime) => Promise<void> | void;
+  logger?: Logger;
+}
+
+export interface RunningServer extends OpenedRuntime {
+  authenticator: Authenticator;
+  /** The HTTP endpoint; absent over stdio. */
+  http?: McpHttpServer;
+  /** Stops in order; the same promise for every call. */
+  stop(): Promise<void>;
+}
+
+/** What the stop sequence needs of a transport. */
+interface Served {
+  stopAccepting(): void;
+  drain(graceMs: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+// Running tools are cancelled first, so their answers come quickly; this only
+// bounds the wait for the last bytes to reach the callers.
+const ANSWER_GRACE_MS = 5000;
+
+export async function startServing(o: ServeOptions): Promise<RunningServer> {
+  const logger = o.logger ?? o.runtime.logger ?? silentLogger;
+  // Before anything opens: a bad owner or users file is the caller's error to report.
+  const authenticator = new Authenticator(o.owner, o.users);
+  const opened = await openRuntime(o.runtime);
+  const { runtime, store } = opened;
+  let served: Served;
+  let http: McpHttpServer | undefined;
+  try {
+    // Expired buckets go before anything is shown or served.
+    const swept = await store.sweep();
+    if (swept > 0) logger.info(`removed ${swept} expired session bucket(s)`);
+    await o.prepare?.(opened);
+    if (o.transport.kind === 'http') {
+      http = await listen(o.transport, opened, authenticator, logger);
+      served = http;
+    } else {
+      served = await serveStdio(o.transport, opened, o.owner.principal);
+    }
+  } catch (e) {
+    await runtime.shutdown().catch(() => undefined);
+    store.dispose();
+    throw e;
+  }
+
+  let stopping: Promise<void> | undefined;
+  const stop = (): Promise<void> =>
+    (stopping ??= (async () => {
+      served.stopAccepting();
+      try {
+        // Cancels running tools and waits until each call has its answer.
+        await runtime.shutdown();
+        await served.drain(ANSWER_GRACE_MS);
+        await store.flush();
+      } finally {
+        try {
+          await served.close();
+        } finally {
+          store.dispose();
+        }
+      }
+    })());
+  return { ...opened, authenticator, ...(http ? { http } : {}), stop };
+}
+
+async function listen(t: HttpTransportOptions, opened: OpenedRuntime, authenticator: Authenticator, logger: Logger): Promise<McpHttpServer> {
+  const start = (port: number): Promise<McpHttpServer> =>
+    startHttpServer({
+      runtime: opened.runtime,
+      authenticator,
+      host: t.host,
+      port,
+      logger,
+      ...(t.sessions ? { sessions: t.sessions } : {}),
+      ...(t.maxBodyBytes !== undefined ? { maxBodyBytes: t.maxBodyBytes } : {}),
+    });
+  try {
+    return await start(t.port);
+  } catch (e) {
+    if (!t.onPortTaken || t.port === 0 || (e as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw e;
+    t.onPortTaken(t.port);
+    return start(0);
+  }
+}
+
+// One client on this process's stdin/stdout, as the owner.
+async function serveStdio(t: StdioTransportOptions, opened: OpenedRuntime, owner: Principal): Promise<Served> {
+  const key = t.sessionKey ?? `stdio-${randomBytes(12).toString('base64url')}`;
+  const server = createServer({ runtime: opened.runtime, principal: owner, sessionKeyFor: () => key });
+  await server.connect(new StdioServerTransport());
+  return { stopAccepting: () => undefined, drain: () => Promise.resolve(), close: () => server.close() };
+}
