@@ -12,6 +12,8 @@ import { JsonFileStorage } from '../core/session/json-file-storage';
 import type { Principal } from '../core/identity';
 import { openRuntime } from '../core/open-runtime';
 import { CatalogSource } from '../core/catalog-source';
+import { formatAuditLine } from '../core/audit';
+import { serverSecrets } from '../core/secrets';
 
 async function serve(args: ServeArgs): Promise<void> {
   const logger = stderrLogger(process.env.MCC_DEBUG === '1');
@@ -40,8 +42,8 @@ async function serve(args: ServeArgs): Promise<void> {
     ...(args.maxOutputBytes ? { maxOutputBytes: args.maxOutputBytes } : {}),
     logger,
     events: runEventLogger(logger),
-    onAudit: (a) =>
-      logger.info(`call ${a.user} ${a.sessionKey.slice(0, 8)} ${a.toolKey} ${JSON.stringify(a.params)} -> ${a.code} (${a.durationMs} ms)${a.error ? `: ${a.error}` : ''}`),
+    onAudit: (a) => logger.info(formatAuditLine(a)),
+    secrets: serverSecrets({ ownerToken: token, ...(users ? { users } : {}), env: process.env }),
   });
   const catalog = new CatalogSource(args.tools, { logger, fnResolver, onLoad: (c) => runtime.setCatalog(c) });
   await catalog.load();

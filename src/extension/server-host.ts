@@ -9,6 +9,7 @@ import { Authenticator, newToken } from '../core/http/authenticator';
 import { startHttpServer, type McpHttpServer } from '../core/http/http-server';
 import { loadUsersFile, type UsersConfig } from '../core/http/users-file';
 import { openRuntime } from '../core/open-runtime';
+import { serverSecrets } from '../core/secrets';
 import type { AuditEntry, Runtime } from '../core/runtime';
 import type { RunEventSink } from '../core/runner/types';
 import type { SessionStore } from '../core/session/store';
@@ -142,6 +143,7 @@ export class ServerHost {
         events: this.opts.events,
         onAudit: this.opts.onAudit,
         gate: this.opts.gate,
+        secrets: serverSecrets({ ownerToken: this.token, ...(users ? { users } : {}), env: process.env }),
       });
       // Expired buckets go before anything is shown or served.
       const swept = await opened.store.sweep();

@@ -1,9 +1,6 @@
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { searchTools } from '../../search/tool-search';
-import { formatSignature } from '../../catalog/signature';
-import { audited, type McpSessionContext } from '../session-context';
-import { ok } from '../../tool-result';
+import { toMcpResult, type McpSessionContext } from '../session-context';
 
 export function registerSearch(server: McpServer, ctx: McpSessionContext): void {
   server.registerTool(
@@ -19,11 +16,7 @@ export function registerSearch(server: McpServer, ctx: McpSessionContext): void 
       },
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
-    ({ query, min_score }, extra) =>
-      audited(ctx, extra, 'search', { query, ...(min_score !== undefined ? { min_score } : {}) }, () => {
-        const hits = searchTools(ctx.runtime.accessibleTools(ctx.principal), query, min_score);
-        if (hits.length === 0) return ok(`No tools match '${query}'. describe_tools lists every tool you can run.`);
-        return ok(hits.map((h) => `[${h.score.toFixed(2)}]\n${formatSignature(h.tool)}`).join('\n\n'));
-      }),
+    async ({ query, min_score }, extra) =>
+      toMcpResult(await ctx.runtime.search(ctx.principal, ctx.sessionKeyFor(extra), query, min_score, { clientName: ctx.clientName() })),
   );
 }
