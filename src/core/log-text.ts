@@ -4,6 +4,7 @@
 
 // C0 (incl. newline, CR, tab, ESC), DEL, C1 (incl. NEL), and the Unicode
 // line and paragraph separators, which some viewers treat as line breaks.
+// eslint-disable-next-line no-control-regex -- matching them is the point
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
 const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 

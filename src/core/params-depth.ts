@@ -13,10 +13,10 @@ export function tooDeepParam(params: Record<string, unknown>, max = MAX_PARAMS_D
   for (const [name, value] of Object.entries(params)) {
     const stack: Array<[unknown, number]> = [[value, 2]];
     while (stack.length > 0) {
-      const [v, depth] = stack.pop() as [unknown, number];
+      const [v, depth] = stack.pop() ?? [null, 0];
       if (v === null || typeof v !== 'object') continue;
       if (depth > max) return name;
-      for (const child of Object.values(v as object)) stack.push([child, depth + 1]);
+      for (const child of Object.values(v)) stack.push([child, depth + 1]);
     }
   }
   return undefined;

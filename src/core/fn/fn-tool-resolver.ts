@@ -146,7 +146,7 @@ export class FnToolResolver implements FnResolver {
     const scrub = (text: string): string => scrubSecrets(text, this.server.secrets);
     let answers: Map<string, Introspected>;
     try {
-      answers = await introspectBatch(interpreter, targets, env, toolFolder(tools[0] as FnTool), this.timeoutMs);
+      answers = await introspectBatch(interpreter, targets, env, toolFolder(tools[0]), this.timeoutMs);
     } catch (e) {
       const message = scrub(e instanceof Error ? e.message : String(e));
       this.logger.warn(`Python introspection with ${interpreter} failed: ${message}`);

@@ -60,7 +60,7 @@ export function buildToolEnv(tool: EnvSource, store: Record<string, unknown> | u
   }
   if (!store) return { env, dispose: () => undefined };
   const ctx = contextEnv(store, server.budget);
-  return { env: Object.assign(env, ctx.vars), dispose: ctx.dispose };
+  return { env: Object.assign(env, ctx.vars), dispose: () => ctx.dispose() };
 }
 
 function inFloor(name: string): boolean {
@@ -68,7 +68,7 @@ function inFloor(name: string): boolean {
 }
 
 function baseEnv(passthrough: boolean | readonly string[], server: ServerEnv): Record<string, string> {
-  const wanted = passthrough === true ? () => true : passthrough === false ? inFloor : (n: string) => inFloor(n) || passthrough.includes(n);
+  const wanted = (n: string): boolean => passthrough === true || inFloor(n) || (passthrough !== false && passthrough.includes(n));
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(server.vars)) {
     if (v !== undefined && wanted(k) && !isContextVar(k) && !holdsSecret(k, v, server.secrets)) env[k] = v;

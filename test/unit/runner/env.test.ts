@@ -142,7 +142,7 @@ describe('the store in the environment', () => {
   test('a string with a NUL: in MCC_CTX JSON-escaped, no MCC_CTX_<NAME>, named in MCC_CTX_OMITTED', () => {
     const env = envOf({}, { ...ALICE, nul: 'a\u0000b', deep: { s: 'x\u0000y' } });
     assert.match(env.MCC_CTX, /"nul":"a\\u0000b"/);
-    assert.equal(JSON.parse(env.MCC_CTX).nul, 'a\u0000b');
+    assert.equal((JSON.parse(env.MCC_CTX) as { nul: string }).nul, 'a\u0000b');
     assert.equal(env.MCC_CTX_NUL, undefined);
     assert.equal(env.MCC_CTX_DEEP, '{"s":"x\\u0000y"}');
     assert.equal(env.MCC_CTX_OMITTED, 'nul');
@@ -209,7 +209,7 @@ describe('the store in the environment', () => {
     assert.equal(env.MCC_CTX_TOOLS, undefined);
     assert.equal(env.MCC_CTX_OMITTED, 'tools');
     assert.equal(env.MCC_CTX_TARGET, 'db1');
-    assert.deepEqual(JSON.parse(readFileSync(env.MCC_CTX_FILE, 'utf8')).tools, tools);
+    assert.deepEqual((JSON.parse(readFileSync(env.MCC_CTX_FILE, 'utf8')) as { tools: string[] }).tools, tools);
     const total = Object.entries(env).reduce((n, [k, v]) => n + k.length + v.length + 2, 0);
     assert.ok(total < 4096, `the environment stays small: ${total} bytes`);
     built.dispose();
