@@ -18,7 +18,7 @@ import type { SessionStoreApi } from './session/types';
 import { fail, ok, type ToolCallResult } from './tool-result';
 import { formatRunFailure } from './run-failure';
 import type { AuditEntry } from './audit';
-import { boundText } from './log-text';
+import { boundText, logField } from './log-text';
 import { clipDepth, MAX_PARAMS_DEPTH, tooDeepParam } from './params-depth';
 import { describeAnswer, searchAnswer } from './search/tool-listing';
 import { MINIMAL_SECRETS, scrubSecrets, type ServerSecrets } from './secrets';
@@ -268,7 +268,7 @@ export class Runtime {
       if (tool.kind === 'fn' && tool.takesContext && outcome.contextOut) {
         try {
           const wb = await this.opts.store.writeBack(p.user, sessionKey, snapshot, outcome.contextOut);
-          if (!wb.applied) this.logger.warn(`write-back of '${key}' for ${p.user} rejected: ${wb.reason}`);
+          if (!wb.applied) this.logger.warn(`write-back of '${key}' for ${p.user} rejected: ${logField(wb.reason, 500)}`);
         } catch (e) {
           // The tool ran: its answer is still returned, saying its session changes were lost.
           if (!(e instanceof SessionError)) throw e;

@@ -35,7 +35,7 @@ interface Candidate {
   bytes: number;
 }
 
-export function contextEnv(store: Record<string, unknown>, budget: EnvBudget = envBudget(), dir: string = tmpdir()): ContextEnv {
+export function contextEnv(store: Record<string, unknown>, budget: EnvBudget = envBudget(), dir?: string): ContextEnv {
   const vars: Record<string, string> = {};
   const json = JSON.stringify(store);
   let file: string | undefined;
@@ -87,7 +87,8 @@ function nameList(names: string[], max: number): string {
   return `${text} ...`.trimStart();
 }
 
-function writeContextFile(json: string, dir: string): string {
+// tmpdir() only here: it reads the environment, which costs more than the rest of a small store.
+function writeContextFile(json: string, dir: string = tmpdir()): string {
   const file = join(dir, `mcc-ctx-${randomUUID()}.json`);
   try {
     // 'wx': never through a file or link someone else put there.

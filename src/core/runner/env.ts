@@ -70,8 +70,11 @@ function inFloor(name: string): boolean {
 function baseEnv(passthrough: boolean | readonly string[], server: ServerEnv): Record<string, string> {
   const wanted = (n: string): boolean => passthrough === true || inFloor(n) || (passthrough !== false && passthrough.includes(n));
   const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(server.vars)) {
-    if (v !== undefined && wanted(k) && !isContextVar(k) && !holdsSecret(k, v, server.secrets)) env[k] = v;
+  // Names first: reading a value of process.env is a call into the host.
+  for (const k of Object.keys(server.vars)) {
+    if (!wanted(k) || isContextVar(k)) continue;
+    const v = server.vars[k];
+    if (v !== undefined && !holdsSecret(k, v, server.secrets)) env[k] = v;
   }
   return env;
 }
