@@ -31,22 +31,20 @@ function ctx(): CallContext {
   return { runId: randomUUID(), caller: { user: 'bench', sessionKey: 'bench' }, store: STORE, events: nullEventSink };
 }
 
+// What every bench tool has, whatever its kind.
+const TOOL_BASE = {
+  description: '',
+  groups: ['bench'],
+  params: [],
+  env: {},
+  envPassthrough: false,
+  limits: {},
+  stdin: false,
+  source: { file: join(FIXTURES, 'bench.yaml'), line: 1 },
+};
+
 function fnTool(over: Partial<FnTool> & Pick<FnTool, 'language' | 'target' | 'takesContext'>): FnTool {
-  return {
-    kind: 'fn',
-    key: 'bench.trivial',
-    name: 'trivial',
-    description: '',
-    groups: ['bench'],
-    params: [],
-    env: {},
-    envPassthrough: false,
-    limits: {},
-    stdin: false,
-    source: { file: join(FIXTURES, 'bench.yaml'), line: 1 },
-    catalogDir: join(FIXTURES, 'py'),
-    ...over,
-  };
+  return { ...TOOL_BASE, kind: 'fn', key: 'bench.trivial', name: 'trivial', catalogDir: join(FIXTURES, 'py'), ...over };
 }
 
 const fn = new FnExecutor({ poolSize: 2 });
@@ -67,21 +65,7 @@ const FULL_STORE: Record<string, unknown> = { ...STORE };
 for (let i = 0; i < 16; i++) FULL_STORE[`v${i}`] = 'x'.repeat(65000);
 const MANY_TOOLS_STORE = { ...STORE, tools: Array.from({ length: 5000 }, (_, i) => `group_${i % 50}.tool_${i}`) };
 const SERVER = serverEnv();
-const echoTool: ExecTool = {
-  kind: 'exec',
-  key: 'bench.true',
-  name: 'true',
-  description: '',
-  groups: ['bench'],
-  params: [],
-  env: {},
-  envPassthrough: false,
-  limits: {},
-  stdin: false,
-  source: { file: join(FIXTURES, 'bench.yaml'), line: 1 },
-  catalogDir: FIXTURES,
-  command: 'true',
-};
+const echoTool: ExecTool = { ...TOOL_BASE, kind: 'exec', key: 'bench.true', name: 'true', catalogDir: FIXTURES, command: 'true' };
 const exec = new ExecExecutor({ defaultMode: 'pipe' });
 
 function envOnce(store: Record<string, unknown>): Promise<void> {
