@@ -8,6 +8,8 @@ import type { ExecTool } from '../../../src/core/catalog/types';
 import { ToolInputError } from '../../../src/core/runner/errors';
 import { ExecExecutor } from '../../../src/core/runner/exec-executor';
 import { serverSecrets } from '../../../src/core/secrets';
+import { envBudget, linuxArgMax } from '../../../src/core/runner/env-limits';
+import { spawnSync } from 'node:child_process';
 import { ALICE, FIXTURES, HOST_PATH, call, execTool } from './helpers';
 
 const SAMPLE = join(FIXTURES, 'sample.env');
@@ -266,5 +268,33 @@ describe('environment of a real subprocess', () => {
     assert.equal(mode, '600');
     assert.equal(Number(size), Buffer.byteLength(JSON.stringify(store)));
     assert.equal(existsSync(file), false);
+  });
+});
+
+describe('the environment budget', () => {
+  test('follows the stack limit as Linux does: a quarter of it, within 128 KiB and 6 MiB', () => {
+    const limits = (stack: string): string => `Limit                     Soft Limit           Hard Limit           Units\nMax stack size            ${stack}              unlimited            bytes\n`;
+    assert.equal(linuxArgMax(limits('8388608')), 2 * 1024 * 1024);
+    assert.equal(linuxArgMax(limits('unlimited')), 6 * 1024 * 1024);
+    assert.equal(linuxArgMax(limits('262144')), 128 * 1024);
+    assert.equal(linuxArgMax(undefined), 2 * 1024 * 1024);
+    assert.deepEqual(envBudget(2 * 1024 * 1024), { total: 256 * 1024, entry: 100 * 1024, ctx: 32 * 1024, tools: 16 * 1024, omitted: 8 * 1024 });
+    assert.deepEqual(envBudget(128 * 1024), { total: 32 * 1024, entry: 32 * 1024, ctx: 32 * 1024, tools: 16 * 1024, omitted: 8 * 1024 });
+  });
+
+  test('a server started with a small stack limit (ulimit -s 512) still runs a tool for a 1 MiB bucket', () => {
+    const script = `
+      const { ExecExecutor } = require(${JSON.stringify(join(__dirname, '..', '..', '..', 'src', 'core', 'runner', 'exec-executor.js'))});
+      const store = { user: 'alice' };
+      for (let i = 0; i < 16; i++) store['v' + i] = 'y'.repeat(65000);
+      const tool = { kind: 'exec', key: 't.t', name: 't', description: '', groups: [], params: [], env: {}, envPassthrough: false, limits: {}, stdin: false, source: { file: '/t.yaml', line: 1 }, catalogDir: '/', command: 'echo "$MCC_CTX_USER $(wc -c < "$MCC_CTX_FILE")"' };
+      new ExecExecutor({ defaultMode: 'pipe' }).run(tool, {}, { runId: 'r', caller: { user: 'alice', sessionKey: 's' }, store, events: { emit() {} } })
+        .then((o) => { process.stdout.write(JSON.stringify(o)); });
+    `;
+    const r = spawnSync('/bin/sh', ['-c', 'ulimit -s 512 && exec "$0" -e "$1"', process.execPath, script], { encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    const out = JSON.parse(r.stdout) as { code: number; stdout: string; stderr: string };
+    assert.equal(out.code, 0, out.stderr);
+    assert.match(out.stdout, /^alice \d{7}\n$/);
   });
 });
