@@ -21,6 +21,7 @@ import type { AuditEntry } from './audit';
 import { boundText, logField } from './log-text';
 import { clipDepth, MAX_PARAMS_DEPTH, tooDeepParam } from './params-depth';
 import { describeAnswer, searchAnswer } from './search/tool-listing';
+import type { SearchOptions } from './search/tool-search';
 import { MINIMAL_SECRETS, scrubSecrets, type ServerSecrets } from './secrets';
 
 export type { AuditEntry } from './audit';
@@ -104,10 +105,10 @@ export class Runtime {
     return { ...vars, ...this.identity(p) };
   }
 
-  /** Keyword search over the tools the principal may run; audited. */
-  search(p: Principal, sessionKey: string, query: string, minScore?: number, call: CallOptions = {}): Promise<ToolCallResult> {
-    const params = { query, ...(minScore !== undefined ? { min_score: minScore } : {}) };
-    return this.audited(p, sessionKey, 'search', params, call, () => searchAnswer(this.accessibleTools(p), query, minScore));
+  /** Keyword search over the tools the principal may run; audited (with the MCP argument names). */
+  search(p: Principal, sessionKey: string, query: string, opts: SearchOptions = {}, call: CallOptions = {}): Promise<ToolCallResult> {
+    const params = { query, ...(opts.limit !== undefined ? { limit: opts.limit } : {}), ...(opts.minScore !== undefined ? { min_score: opts.minScore } : {}) };
+    return this.audited(p, sessionKey, 'search', params, call, () => searchAnswer(this.accessibleTools(p), query, opts));
   }
 
   /** Every tool the principal may run (in all of `groups`), as key and description; audited. */

@@ -26,6 +26,8 @@ export interface FnExecutorOptions {
   poolSize?: number;
   /** A warm Python process, or an idle JavaScript worker, with nothing to do exits after this long (default 60 s). */
   pythonIdleSec?: number;
+  /** How long a Python call waits for a busy warm process before it runs one-shot (ms). */
+  pythonQueueWaitMs?: number;
   /** Timeout of tools that set none (default 300 s). */
   defaultTimeoutSec?: number;
 }
@@ -49,7 +51,11 @@ export class FnExecutor implements ToolExecutor {
     const idle = opts.pythonIdleSec !== undefined ? { idleMs: opts.pythonIdleSec * 1000 } : {};
     // The same bound and idle exit for both: per user, warm workers and processes alike.
     this.pool = new WorkerPool(size, idle.idleMs);
-    this.pythonPool = new PythonPool({ maxSize: size, ...idle });
+    this.pythonPool = new PythonPool({
+      maxSize: size,
+      ...idle,
+      ...(opts.pythonQueueWaitMs !== undefined ? { queueWaitMs: opts.pythonQueueWaitMs } : {}),
+    });
   }
 
   async run(tool: ToolDef, params: Record<string, unknown>, ctx: CallContext): Promise<ExecOutcome> {

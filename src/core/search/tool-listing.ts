@@ -2,12 +2,14 @@
 import { formatSignature } from '../catalog/signature';
 import type { ToolDef } from '../catalog/types';
 import { ok, type ToolCallResult } from '../tool-result';
-import { searchTools } from './tool-search';
+import { MAX_SEARCH_LIMIT, searchTools, type SearchOptions } from './tool-search';
 
-export function searchAnswer(tools: ToolDef[], query: string, minScore?: number): ToolCallResult {
-  const hits = searchTools(tools, query, minScore);
+export function searchAnswer(tools: ToolDef[], query: string, opts: SearchOptions = {}): ToolCallResult {
+  const { hits, total } = searchTools(tools, query, opts);
   if (hits.length === 0) return ok(`No tools match '${query}'. describe_tools lists every tool you can run.`);
-  return ok(hits.map((h) => `[${h.score.toFixed(2)}]\n${formatSignature(h.tool)}`).join('\n\n'));
+  const body = hits.map((h) => `[${h.score.toFixed(2)}]\n${formatSignature(h.tool)}`).join('\n\n');
+  const more = total > hits.length ? `\n\n(${hits.length} of ${total} matching tools; narrow the query or pass a higher limit, up to ${MAX_SEARCH_LIMIT}.)` : '';
+  return ok(body + more);
 }
 
 export function describeAnswer(tools: ToolDef[], groups: string[] = []): ToolCallResult {

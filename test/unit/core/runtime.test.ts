@@ -186,7 +186,7 @@ describe('Runtime', () => {
     const exec = new FakeExecutor(() => ({ code: 0, stdout: 'ok', stderr: '', durationMs: 1 }));
     const { runtime, audits } = await setup(exec);
     const call = { clientName: 'agent' };
-    await runtime.search(OWNER, 'k', 'run', undefined, call);
+    await runtime.search(OWNER, 'k', 'run', {}, call);
     await runtime.describeTools(OWNER, 'k', ['t'], call);
     await runtime.setSession(OWNER, 'k', 'x', 'secret-value', call);
     await runtime.getSession(OWNER, 'k', 'x', call);

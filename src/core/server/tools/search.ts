@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT } from '../../search/tool-search';
 import { toMcpResult, type McpSessionContext } from '../session-context';
 
 export function registerSearch(server: McpServer, ctx: McpSessionContext): void {
@@ -9,14 +10,30 @@ export function registerSearch(server: McpServer, ctx: McpSessionContext): void 
       title: 'Find catalog tools',
       description:
         'Keyword search over the catalog tools you may run (their key, name, description and parameters). Each hit is the ' +
-        "tool's signature, prefixed with its score; run one with execute.",
+        "tool's signature, prefixed with its score: the whole part is how many of your words it matched, the fraction how " +
+        `strongly. Best ${DEFAULT_SEARCH_LIMIT} hits unless you pass a limit; run one with execute.`,
       inputSchema: {
         query: z.string().describe('Keywords, e.g. "grep files"'),
+        limit: z
+          .number()
+          .int()
+          .min(1)
+          .max(MAX_SEARCH_LIMIT)
+          .optional()
+          .describe(`Most hits to return (default ${DEFAULT_SEARCH_LIMIT}, at most ${MAX_SEARCH_LIMIT})`),
         min_score: z.number().optional().describe('Drop hits scoring below this'),
       },
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
-    async ({ query, min_score }, extra) =>
-      toMcpResult(await ctx.runtime.search(ctx.principal, ctx.sessionKeyFor(extra), query, min_score, { clientName: ctx.clientName() })),
+    async ({ query, limit, min_score }, extra) =>
+      toMcpResult(
+        await ctx.runtime.search(
+          ctx.principal,
+          ctx.sessionKeyFor(extra),
+          query,
+          { ...(limit !== undefined ? { limit } : {}), ...(min_score !== undefined ? { minScore: min_score } : {}) },
+          { clientName: ctx.clientName() },
+        ),
+      ),
   );
 }
