@@ -17,6 +17,7 @@ import { missingInterpreterMessage, resolveInterpreter } from './python/interpre
 import { pythonToolEnv, toolFolder } from './fn-env';
 import { buildToolEnv, serverEnv, type ServerEnv } from '../runner/env';
 import { lastLine } from '../runner/outcome-text';
+import { ToolInputError } from '../runner/errors';
 import { scrubSecrets, type ServerSecrets } from '../secrets';
 
 export interface FnToolResolverOptions {
@@ -53,7 +54,7 @@ export class FnToolResolver implements FnResolver {
     const outcomes = new Map<FnTool, Outcome>();
     const warnings: CatalogDiagnostic[] = [];
     await Promise.all([
-      this.resolveJs(tools.filter((t) => t.language === 'js'), outcomes),
+      this.resolveJs(tools.filter((t) => t.language === 'js'), outcomes, warnings),
       this.resolvePython(tools.filter((t) => t.language === 'python'), outcomes, warnings),
     ]);
     const resolved: FnTool[] = [];
@@ -66,17 +67,17 @@ export class FnToolResolver implements FnResolver {
     return { tools: resolved, diagnostics: [...diagnostics, ...warnings] };
   }
 
-  private async resolveJs(tools: FnTool[], outcomes: Map<FnTool, Outcome>): Promise<void> {
+  private async resolveJs(tools: FnTool[], outcomes: Map<FnTool, Outcome>, warnings: CatalogDiagnostic[]): Promise<void> {
     if (tools.length === 0) return;
     const pool = this.checkJs ? new WorkerPool(1) : undefined;
     try {
-      for (const t of tools) outcomes.set(t, await this.checkJsTool(t, pool));
+      for (const t of tools) outcomes.set(t, await this.checkJsTool(t, pool, warnings));
     } finally {
       await pool?.dispose();
     }
   }
 
-  private async checkJsTool(t: FnTool, pool: WorkerPool | undefined): Promise<Outcome> {
+  private async checkJsTool(t: FnTool, pool: WorkerPool | undefined, warnings: CatalogDiagnostic[]): Promise<Outcome> {
     const file = t.modulePath ?? '';
     let mtimeMs: number;
     try {
@@ -87,7 +88,7 @@ export class FnToolResolver implements FnResolver {
     if (!pool) return { tool: t };
     let env: Record<string, string>;
     try {
-      env = buildToolEnv(t, undefined, this.server).env;
+      env = this.importEnv(t, warnings);
     } catch (e) {
       return { error: (e as Error).message };
     }
@@ -119,7 +120,7 @@ export class FnToolResolver implements FnResolver {
       }
       let env: Record<string, string>;
       try {
-        env = pythonToolEnv(t, undefined, this.server).env;
+        env = this.importEnv(t, warnings);
       } catch (e) {
         outcomes.set(t, { error: (e as Error).message });
         continue;
@@ -130,6 +131,23 @@ export class FnToolResolver implements FnResolver {
       groups.set(key, group);
     }
     await Promise.all([...groups.values()].map((g) => this.introspectGroup(g.interpreter, g.env, g.tools, outcomes, warnings)));
+  }
+
+  /**
+   * The environment a tool's module is loaded with: the tool's own, without
+   * a store. An env_file that cannot be read now is left out with a warning
+   * (it is read again at every call), rather than leaving the tool out.
+   */
+  private importEnv(t: FnTool, warnings: CatalogDiagnostic[]): Record<string, string> {
+    const build = (tool: FnTool): Record<string, string> =>
+      (tool.language === 'python' ? pythonToolEnv(tool, undefined, this.server) : buildToolEnv(tool, undefined, this.server)).env;
+    try {
+      return build(t);
+    } catch (e) {
+      if (!(e instanceof ToolInputError) || !t.envFile) throw e;
+      warnings.push(diag(t, 'warning', `${e.message}; the module was loaded without it, and calls fail until it can be read`));
+      return build({ ...t, envFile: undefined });
+    }
   }
 
   private async introspectGroup(

@@ -167,4 +167,15 @@ describe('introspection and module checks with the tool\'s environment', () => {
     const { tools } = await resolver.resolve([py('probe:env', { envPassthrough: ['SERVER_ONLY', 'MCC_TOKEN'] })]);
     assert.equal(tools[0].description, `seen at import: token=None server=server-only path=${process.env.PATH}`);
   });
+  test('an env_file missing at load time is a warning, not a lost tool; the env_file is read again at each call', async () => {
+    const resolver = new FnToolResolver({ baseEnv: SERVER_VARS, secrets: SECRETS });
+    const missing = join(PY, 'later.env');
+    const { tools, diagnostics } = await resolver.resolve([py('probe:env', { envFile: missing }), js('env', { envFile: missing })]);
+    assert.equal(tools.length, 2);
+    assert.equal(diagnostics.length, 2);
+    for (const d of diagnostics) {
+      assert.equal(d.severity, 'warning');
+      assert.match(d.message, /later\.env.*the module was loaded without it/);
+    }
+  });
 });
