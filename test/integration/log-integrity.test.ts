@@ -31,10 +31,17 @@ describe('log lines cannot be forged', () => {
     assert.fail(`no log line matches ${String(marker)}:\n${h.stderr().slice(-3000)}`);
   }
 
-  function everyLineIsALogLine(): void {
+  // Lines from elsewhere (node-pty reports its own errors on stderr) may be
+  // there; what must never be there is a line that starts with the forged
+  // text, or the forged text in a line without the escape before it.
+  function noForgedLine(): void {
     const lines = h.stderr().split('\n').filter((l) => l !== '');
-    for (const l of lines) assert.match(l, LINE_START, `a line that is no log line of the server: ${JSON.stringify(l.slice(0, 200))}`);
-    assert.ok(!lines.some((l) => l.includes(FORGED) && !/\\n/.test(l)), 'the forged line never stands alone');
+    const forgedStart = FORGED.slice(0, 24);
+    for (const l of lines) {
+      assert.ok(!l.startsWith(forgedStart), `a forged line stands alone: ${JSON.stringify(l.slice(0, 200))}`);
+      if (l.includes(FORGED)) assert.match(l, LINE_START, `the forged text is inside a line that is not a log line: ${JSON.stringify(l.slice(0, 200))}`);
+    }
+    assert.ok(lines.some((l) => l.includes(`\\n${FORGED}`)), 'the forged text is there, escaped');
   }
 
   test('a key, a param, a client name and a session key with newlines, CR and ESC stay in their own line', async () => {
@@ -45,7 +52,7 @@ describe('log lines cannot be forged', () => {
     await call(c, 'search', { query: `q\n${FORGED}` });
     await c.close();
     await auditLine(/ search /);
-    everyLineIsALogLine();
+    noForgedLine();
     const line = await auditLine(/ call owner session=inject-key search /);
     assert.match(line, /search \{"query":"q\\n2030/);
     assert.match(line, /client="evil\\n2030/);

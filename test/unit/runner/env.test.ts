@@ -47,8 +47,12 @@ const SERVER: ServerEnv = { vars: SERVER_VARS, secrets: SECRETS };
 const FLOOR = ['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'LC_TIME', 'TERM', 'TZ', 'TMPDIR'];
 const SECRET_VARS = ['MCC_TOKEN', 'ALICE_TOKEN', 'HOLDS_TOKEN', 'BOB_HASH'];
 
+/** The environment alone: whatever the run needed (MCC_CTX_FILE) is gone when it returns. */
 function envOf(over: Partial<ExecTool>, store: Record<string, unknown> | undefined = ALICE, server = SERVER): Record<string, string> {
-  return buildToolEnv(execTool({ command: '', ...over }), store, server).env;
+  const built = buildToolEnv(execTool({ command: '', ...over }), store, server);
+  built.dispose();
+  if (built.env.MCC_CTX_FILE) assert.equal(existsSync(built.env.MCC_CTX_FILE), false);
+  return built.env;
 }
 
 describe('the base of a tool environment', () => {
