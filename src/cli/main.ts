@@ -8,6 +8,7 @@ import { JsonFileStorage } from '../core/session/json-file-storage';
 import type { Principal } from '../core/identity';
 import { CatalogSource } from '../core/catalog-source';
 import { startServing, type RunningServer } from '../core/serve/serve';
+import { formatAuditLine } from '../core/audit';
 
 async function serve(args: ServeArgs): Promise<void> {
   const logger = stderrLogger(process.env.MCC_DEBUG === '1');
@@ -33,8 +34,7 @@ async function serve(args: ServeArgs): Promise<void> {
         ...(args.maxOutputBytes ? { maxOutputBytes: args.maxOutputBytes } : {}),
         logger,
         events: runEventLogger(logger),
-        onAudit: (a) =>
-          logger.info(`call ${a.user} ${a.sessionKey.slice(0, 8)} ${a.toolKey} ${JSON.stringify(a.params)} -> ${a.code} (${a.durationMs} ms)${a.error ? `: ${a.error}` : ''}`),
+        onAudit: (a) => logger.info(formatAuditLine(a)),
       },
       owner: { token, principal: owner },
       ...(users ? { users } : {}),

@@ -2,6 +2,7 @@
 // for the one JSON line (HTTP) or the protocol (stdio).
 import type { Logger } from '../core/host';
 import type { RunEvent, RunEventSink } from '../core/runner/types';
+import { logField } from '../core/log-text';
 
 export function stderrLogger(debug = false): Logger {
   const line = (level: string, m: string): void => {
@@ -15,13 +16,14 @@ export function stderrLogger(debug = false): Logger {
   };
 }
 
-/** Run events as log lines: what ran, for whom, and how it ended. */
+/** Run events as log lines: what ran, for whom, and how it ended; one line each, whatever the fields hold. */
 export function runEventLogger(logger: Logger): RunEventSink {
   return {
     emit(e: RunEvent) {
-      if (e.type === 'started') logger.info(`run ${e.runId.slice(0, 8)} ${e.toolKey} by ${e.caller.user} [${e.mode}]: ${e.command}`);
-      else if (e.type === 'exited') {
-        logger.info(`run ${e.runId.slice(0, 8)} exited ${e.code} after ${e.durationMs} ms${e.error ? `: ${e.error}` : ''}`);
+      if (e.type === 'started') {
+        logger.info(`run ${e.runId.slice(0, 8)} ${logField(e.toolKey)} by ${logField(e.caller.user)} [${e.mode}]: ${logField(e.command, 2000)}`);
+      } else if (e.type === 'exited') {
+        logger.info(`run ${e.runId.slice(0, 8)} exited ${e.code} after ${e.durationMs} ms${e.error ? `: ${logField(e.error, 500)}` : ''}`);
       }
     },
   };

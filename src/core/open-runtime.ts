@@ -9,6 +9,7 @@ import type { Clock, Logger } from './host';
 import type { FnResolver } from './catalog/fn-resolver';
 import { FnExecutor } from './fn/fn-executor';
 import { FnToolResolver } from './fn/fn-tool-resolver';
+import { MINIMAL_SECRETS, scrubbingEvents, scrubbingLogger, type ServerSecrets } from './secrets';
 
 export interface OpenRuntimeOptions {
   storage: SessionStorage;
@@ -22,6 +23,11 @@ export interface OpenRuntimeOptions {
   events?: RunEventSink;
   onAudit?: (entry: AuditEntry) => void;
   gate?: () => string | undefined;
+  /**
+   * The server's secrets (see serverSecrets): never in a tool's environment,
+   * never in what the core logs. Default: only the name MCC_TOKEN.
+   */
+  secrets?: ServerSecrets;
 }
 
 export interface OpenedRuntime {
@@ -39,15 +45,18 @@ export async function openRuntime(o: OpenRuntimeOptions): Promise<OpenedRuntime>
     ...(o.logger ? { logger: o.logger } : {}),
     ...(o.sweepIntervalMs !== undefined ? { sweepIntervalMs: o.sweepIntervalMs } : {}),
   });
-  const hostOpts = { ...(o.logger ? { logger: o.logger } : {}), ...(o.baseEnv ? { baseEnv: o.baseEnv } : {}) };
+  const secrets = o.secrets ?? MINIMAL_SECRETS;
+  const logger = o.logger ? scrubbingLogger(o.logger, secrets) : undefined;
+  const hostOpts = { secrets, ...(logger ? { logger } : {}), ...(o.baseEnv ? { baseEnv: o.baseEnv } : {}) };
   const exec = new ExecExecutor({ ...hostOpts, ...(o.maxOutputBytes ? { maxOutputBytes: o.maxOutputBytes } : {}) });
   const fn = new FnExecutor(hostOpts);
   const runtime = new Runtime({
     store,
     executors: { exec, fn },
-    ...(o.logger ? { logger: o.logger } : {}),
+    secrets,
+    ...(logger ? { logger } : {}),
     ...(o.clock ? { clock: o.clock } : {}),
-    ...(o.events ? { events: o.events } : {}),
+    ...(o.events ? { events: scrubbingEvents(o.events, secrets) } : {}),
     ...(o.onAudit ? { onAudit: o.onAudit } : {}),
     ...(o.gate ? { gate: o.gate } : {}),
   });

@@ -17,22 +17,19 @@ import { SessionError } from './session/errors';
 import type { SessionStoreApi } from './session/types';
 import { fail, ok, type ToolCallResult } from './tool-result';
 import { formatRunFailure, refusalDetails, runDetails } from './run-failure';
+import type { AuditEntry } from './audit';
+import { boundText, logField } from './log-text';
+import { clipDepth, MAX_PARAMS_DEPTH, tooDeepParam } from './params-depth';
+import { describeAnswer, searchAnswer } from './search/tool-listing';
+import type { SearchOptions } from './search/tool-search';
+import { MINIMAL_SECRETS, scrubSecrets, type ServerSecrets } from './secrets';
 
-/** One line of the audit log: every tool call, refused ones included. */
-export interface AuditEntry {
-  at: number;
-  user: string;
-  sessionKey: string;
-  /** The catalog tool's key for execute; else the MCP tool's name (set_session, search…). */
-  toolKey: string;
-  /** Params as validated with overrides masked (execute), or what identifies the call. */
-  params: Record<string, unknown>;
-  durationMs: number;
-  /** The run's return code; 0 for a successful non-run call; 'error' when nothing ran. */
-  code: number | 'error';
-  /** Why the call was refused or failed before running (its first line). */
-  error?: string;
-}
+export type { AuditEntry } from './audit';
+
+/** Longest client name kept (clientInfo.name is whatever the client says about itself). */
+export const MAX_CLIENT_NAME = 200;
+/** Longest tool key an audit line repeats (an unknown key is whatever the caller sent). */
+const MAX_AUDITED_KEY = 200;
 
 interface RunResult {
   result: ToolCallResult;
@@ -49,10 +46,13 @@ export interface RuntimeOptions {
   onAudit?: (entry: AuditEntry) => void;
   /** Refuses every catalog tool while it returns a reason (e.g. an untrusted workspace). */
   gate?: () => string | undefined;
+  /** Secret values never written into an audit entry. */
+  secrets?: ServerSecrets;
 }
 
 export interface CallOptions {
   signal?: AbortSignal;
+  /** clientInfo.name of the connection; bounded before it is stored or logged. */
   clientName?: string;
   /** This call's own run events (progress for its caller), besides the host's sink. */
   events?: RunEventSink;
@@ -107,12 +107,33 @@ export class Runtime {
     return { ...vars, ...this.identity(p) };
   }
 
-  async getSession(p: Principal, sessionKey: string, name: unknown, call: CallOptions = {}): Promise<ToolCallResult> {
+  /** Keyword search over the tools the principal may run; audited (with the MCP argument names). */
+  search(p: Principal, sessionKey: string, query: string, opts: SearchOptions = {}, call: CallOptions = {}): Promise<ToolCallResult> {
+    const params = { query, ...(opts.limit !== undefined ? { limit: opts.limit } : {}), ...(opts.minScore !== undefined ? { min_score: opts.minScore } : {}) };
+    return this.audited(p, sessionKey, 'search', params, call, () => searchAnswer(this.accessibleTools(p), query, opts));
+  }
+
+  /** Every tool the principal may run (in all of `groups`), as key and description; audited. */
+  describeTools(p: Principal, sessionKey: string, groups?: string[], call: CallOptions = {}): Promise<ToolCallResult> {
+    return this.audited(p, sessionKey, 'describe_tools', groups ? { groups } : {}, call, () => describeAnswer(this.accessibleTools(p), groups));
+  }
+
+  /** One session variable (or identity key) as JSON; audited. */
+  getSession(p: Principal, sessionKey: string, name: unknown, call: CallOptions = {}): Promise<ToolCallResult> {
+    return this.audited(p, sessionKey, 'get_session', { name }, call, () => this.readVariable(p, sessionKey, name, call));
+  }
+
+  /** Stores one session variable; audited by name only (values may be secrets). */
+  setSession(p: Principal, sessionKey: string, name: unknown, value: unknown, call: CallOptions = {}): Promise<ToolCallResult> {
+    return this.audited(p, sessionKey, 'set_session', { name }, call, () => this.writeVariable(p, sessionKey, name, value, call));
+  }
+
+  private async readVariable(p: Principal, sessionKey: string, name: unknown, call: CallOptions): Promise<ToolCallResult> {
     const reserved = typeof name === 'string' && isReservedKey(name);
     const bad = reserved ? undefined : validateVariableName(name);
     if (bad) return fail(bad);
     try {
-      await this.opts.store.touch(p.user, sessionKey, call.clientName);
+      await this.opts.store.touch(p.user, sessionKey, clientLabel(call));
     } catch (e) {
       if (e instanceof SessionError) return fail(e.message);
       throw e;
@@ -123,13 +144,13 @@ export class Runtime {
     return ok(JSON.stringify(Object.prototype.hasOwnProperty.call(vars, key) ? vars[key] : null));
   }
 
-  async setSession(p: Principal, sessionKey: string, name: unknown, value: unknown, call: CallOptions = {}): Promise<ToolCallResult> {
+  private async writeVariable(p: Principal, sessionKey: string, name: unknown, value: unknown, call: CallOptions): Promise<ToolCallResult> {
     const bad = validateVariableName(name);
     if (bad) return fail(bad);
     if (value === undefined) return fail("set_session needs a 'value' (any JSON value; use null to store null).");
     try {
       await this.opts.store.set(p.user, sessionKey, name as string, value);
-      await this.opts.store.touch(p.user, sessionKey, call.clientName);
+      await this.opts.store.touch(p.user, sessionKey, clientLabel(call));
     } catch (e) {
       if (e instanceof SessionError) return fail(e.message);
       throw e;
@@ -137,35 +158,73 @@ export class Runtime {
     return ok(`Set '${name as string}'.`);
   }
 
-  /** Validates and runs one catalog tool as the principal, in the principal's bucket; audited. */
+  /** Validates and runs one catalog tool as the principal, in the principal's bucket; audited exactly once, whatever happens. */
   async execute(p: Principal, sessionKey: string, key: unknown, rawParams: unknown, call: CallOptions = {}): Promise<ToolCallResult> {
     const started = this.clock.now();
-    const run = await this.runCatalogTool(p, sessionKey, key, rawParams, call);
-    this.recordCall(p, sessionKey, typeof key === 'string' ? key : 'execute', run.params, started, run.result, run.code);
+    let run: RunResult;
+    try {
+      run = await this.runCatalogTool(p, sessionKey, key, rawParams, call);
+    } catch (e) {
+      const message = e instanceof Error ? e.message : String(e);
+      this.logger.error(`execute of '${String(key)}' crashed: ${e instanceof Error ? (e.stack ?? message) : message}`);
+      run = { result: fail(`'${String(key)}' failed inside the runtime: ${message}`), code: 'error', params: {} };
+    }
+    this.recordCall(p, sessionKey, typeof key === 'string' ? key : 'execute', run.params, started, run.result, run.code, call);
     return run.result;
   }
 
-  /** Writes one audit entry for a call that has finished. */
-  recordCall(
+  // The one audit path of the calls that are not execute.
+  private async audited(
+    p: Principal,
+    sessionKey: string,
+    tool: string,
+    params: Record<string, unknown>,
+    call: CallOptions,
+    run: () => ToolCallResult | Promise<ToolCallResult>,
+  ): Promise<ToolCallResult> {
+    const started = this.clock.now();
+    let result: ToolCallResult;
+    try {
+      result = await run();
+    } catch (e) {
+      // Still one audit line and a clear error result, never a bare protocol error.
+      result = fail(`${tool} failed: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    this.recordCall(p, sessionKey, tool, params, started, result, result.isError ? 'error' : 0, call);
+    return result;
+  }
+
+  /** Writes the audit entry of a call that has finished; never throws. */
+  private recordCall(
     p: Principal,
     sessionKey: string,
     toolKey: string,
     params: Record<string, unknown>,
     started: number,
     result: ToolCallResult,
-    code: number | 'error' = result.isError ? 'error' : 0,
+    code: number | 'error',
+    call: CallOptions,
   ): void {
+    const secrets = this.opts.secrets ?? MINIMAL_SECRETS;
+    const scrub = (t: string): string => scrubSecrets(t, secrets);
     const error = code === 'error' && result.isError ? result.text.split('\n')[0] : undefined;
-    this.opts.onAudit?.({
+    const client = clientLabel(call);
+    const entry: AuditEntry = {
       at: started,
       user: p.user,
       sessionKey,
-      toolKey,
-      params,
+      toolKey: scrub(boundText(toolKey, MAX_AUDITED_KEY)),
+      params: scrubStrings(params, scrub) as Record<string, unknown>,
       durationMs: this.clock.now() - started,
       code,
-      ...(error ? { error } : {}),
-    });
+      ...(error ? { error: scrub(error) } : {}),
+      ...(client !== undefined ? { client: scrub(client) } : {}),
+    };
+    try {
+      this.opts.onAudit?.(entry);
+    } catch (e) {
+      this.logger.error(`the audit line of ${entry.toolKey} could not be written: ${e instanceof Error ? e.message : String(e)}`);
+    }
   }
 
   private async runCatalogTool(p: Principal, sessionKey: string, key: unknown, rawParams: unknown, call: CallOptions): Promise<RunResult> {
@@ -178,6 +237,11 @@ export class Runtime {
     if (!canAccess(p, tool)) return refused(`Unauthorized: user '${p.user}' may not run '${key}'.`);
     const params = parseParamsArgument(rawParams);
     if (typeof params === 'string') return refused(params);
+    const deep = tooDeepParam(params);
+    if (deep !== undefined) {
+      const clipped = clipDepth(params, 4) as Record<string, unknown>;
+      return refused(`Invalid parameters for '${key}': '${deep}' is nested deeper than ${MAX_PARAMS_DEPTH} levels; nothing was run.`, clipped);
+    }
     const validated = validateParams(tool, params);
     if (!validated.ok) return refused(`Invalid parameters for '${key}': ${validated.error}`, { ...params });
     const masked = maskOverrides(tool, validated.params);
@@ -194,7 +258,7 @@ export class Runtime {
     const runId = randomUUID();
     this.running.set(runId, abort);
     try {
-      await this.opts.store.touch(p.user, sessionKey, call.clientName);
+      await this.opts.store.touch(p.user, sessionKey, clientLabel(call));
       const snapshot = this.storeView(p, sessionKey);
       const outcome = await executor.run(tool, validated.params, {
         runId,
@@ -207,7 +271,7 @@ export class Runtime {
       if (tool.kind === 'fn' && tool.takesContext && outcome.contextOut) {
         try {
           const wb = await this.opts.store.writeBack(p.user, sessionKey, snapshot, outcome.contextOut);
-          if (!wb.applied) this.logger.warn(`write-back of '${key}' for ${p.user} rejected: ${wb.reason}`);
+          if (!wb.applied) this.logger.warn(`write-back of '${key}' for ${p.user} rejected: ${logField(wb.reason, 500)}`);
         } catch (e) {
           // The tool ran: its answer is still returned, saying its session changes were lost.
           if (!(e instanceof SessionError)) throw e;
@@ -252,6 +316,23 @@ export class Runtime {
     await this.opts.store.flush();
     this.catalogChanged.dispose();
   }
+}
+
+/** The client's name, bounded before it is stored or logged. */
+function clientLabel(call: CallOptions): string | undefined {
+  return call.clientName === undefined ? undefined : boundText(call.clientName, MAX_CLIENT_NAME);
+}
+
+// Params are at most MAX_PARAMS_DEPTH deep here (deeper ones were clipped).
+function scrubStrings(v: unknown, scrub: (t: string) => string): unknown {
+  if (typeof v === 'string') return scrub(v);
+  if (Array.isArray(v)) return v.map((x) => scrubStrings(x, scrub));
+  if (v !== null && typeof v === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) out[scrub(k)] = scrubStrings(x, scrub);
+    return out;
+  }
+  return v;
 }
 
 /** Accepts params as an object, or as a JSON string of one (some agents send that). */

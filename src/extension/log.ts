@@ -2,7 +2,7 @@
 // one tool call. Type-only vscode import: testable with a fake channel.
 import type { LogOutputChannel } from 'vscode';
 import type { Logger } from '../core/host';
-import type { AuditEntry } from '../core/runtime';
+import { formatAuditLine, type AuditEntry } from '../core/audit';
 import { shortKey } from './value-format';
 
 export function channelLogger(channel: Pick<LogOutputChannel, 'info' | 'warn' | 'error' | 'debug'>): Logger {
@@ -14,10 +14,7 @@ export function channelLogger(channel: Pick<LogOutputChannel, 'info' | 'warn' | 
   };
 }
 
-/** user, session key (short), tool key, masked params, duration, result code. */
+/** The core's audit line (every field escaped), with the editor's short session keys. */
 export function formatAudit(a: AuditEntry): string {
-  const params = JSON.stringify(a.params);
-  const shown = params.length > 500 ? `${params.slice(0, 499)}…` : params;
-  const err = a.error ? ` (${a.error})` : '';
-  return `call ${a.user} session=${shortKey(a.sessionKey)} ${a.toolKey} ${shown} -> ${a.code}${err} in ${a.durationMs} ms`;
+  return formatAuditLine(a, shortKey);
 }

@@ -19,7 +19,6 @@ tools:
 
   - name: list_files
     description: Lists the files of a folder in the workspace.
-    env_passthrough: true
     params:
       - name: path
         default: "."

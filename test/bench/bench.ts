@@ -7,8 +7,10 @@
 // matching cases, BENCH_SCALE=<factor> multiplies the number of calls.
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import type { FnTool } from '../../src/core/catalog/types';
+import type { ExecTool, FnTool } from '../../src/core/catalog/types';
 import { FnExecutor } from '../../src/core/fn/fn-executor';
+import { buildToolEnv, serverEnv } from '../../src/core/runner/env';
+import { ExecExecutor } from '../../src/core/runner/exec-executor';
 import { nullEventSink, type CallContext } from '../../src/core/runner/types';
 
 export interface BenchCase {
@@ -29,22 +31,20 @@ function ctx(): CallContext {
   return { runId: randomUUID(), caller: { user: 'bench', sessionKey: 'bench' }, store: STORE, events: nullEventSink };
 }
 
+// What every bench tool has, whatever its kind.
+const TOOL_BASE = {
+  description: '',
+  groups: ['bench'],
+  params: [],
+  env: {},
+  envPassthrough: false,
+  limits: {},
+  stdin: false,
+  source: { file: join(FIXTURES, 'bench.yaml'), line: 1 },
+};
+
 function fnTool(over: Partial<FnTool> & Pick<FnTool, 'language' | 'target' | 'takesContext'>): FnTool {
-  return {
-    kind: 'fn',
-    key: 'bench.trivial',
-    name: 'trivial',
-    description: '',
-    groups: ['bench'],
-    params: [],
-    env: {},
-    envPassthrough: false,
-    limits: {},
-    stdin: false,
-    source: { file: join(FIXTURES, 'bench.yaml'), line: 1 },
-    catalogDir: join(FIXTURES, 'py'),
-    ...over,
-  };
+  return { ...TOOL_BASE, kind: 'fn', key: 'bench.trivial', name: 'trivial', catalogDir: join(FIXTURES, 'py'), ...over };
 }
 
 const fn = new FnExecutor({ poolSize: 2 });
@@ -59,7 +59,32 @@ const pyTrivial = fnTool({ language: 'python', target: 'fnpkg.tools:trivial', py
 // A Unix limit keeps a tool off the warm processes: one interpreter per call.
 const pyOneShot = fnTool({ language: 'python', target: 'fnpkg.tools:trivial', python: 'python3', takesContext: false, limits: { nofile: 1024 } });
 
+// Stores for the environment cases: a usual one, a bucket at the 1 MiB
+// limit (its JSON goes to MCC_CTX_FILE), and a caller of 5,000 tools.
+const FULL_STORE: Record<string, unknown> = { ...STORE };
+for (let i = 0; i < 16; i++) FULL_STORE[`v${i}`] = 'x'.repeat(65000);
+const MANY_TOOLS_STORE = { ...STORE, tools: Array.from({ length: 5000 }, (_, i) => `group_${i % 50}.tool_${i}`) };
+const SERVER = serverEnv();
+const echoTool: ExecTool = { ...TOOL_BASE, kind: 'exec', key: 'bench.true', name: 'true', catalogDir: FIXTURES, command: 'true' };
+const exec = new ExecExecutor({ defaultMode: 'pipe' });
+
+function envOnce(store: Record<string, unknown>): Promise<void> {
+  const built = buildToolEnv(echoTool, store, SERVER);
+  built.dispose();
+  return Promise.resolve();
+}
+
+async function runExec(store: Record<string, unknown>): Promise<void> {
+  const r = await exec.run(echoTool, {}, { ...ctx(), store });
+  if (r.code !== 0) throw new Error(`exec failed (code ${r.code}): ${r.stderr}`);
+}
+
 export const CASES: BenchCase[] = [
+  { name: 'tool env, usual store', calls: 5000, warmup: 200, once: () => envOnce(STORE) },
+  { name: 'tool env, 1 MiB store (file)', calls: 500, warmup: 20, once: () => envOnce(FULL_STORE) },
+  { name: 'tool env, 5,000 tool keys (file)', calls: 1000, warmup: 50, once: () => envOnce(MANY_TOOLS_STORE) },
+  { name: 'exec true (pipe), usual store', calls: 200, warmup: 10, once: () => runExec(STORE) },
+  { name: 'exec true (pipe), 1 MiB store', calls: 200, warmup: 10, once: () => runExec(FULL_STORE) },
   { name: 'fn js trivial (worker)', calls: 2000, warmup: 200, once: () => runFn(jsTrivial) },
   { name: 'fn python trivial (warm process)', calls: 1000, warmup: 50, once: () => runFn(pyTrivial) },
   { name: 'fn python trivial (one-shot, limits)', calls: 30, warmup: 3, once: () => runFn(pyOneShot) },
@@ -67,6 +92,8 @@ export const CASES: BenchCase[] = [
 
 /** [numerator, denominator]: "numerator is N x faster than denominator". */
 export const RATIOS: Array<[string, string]> = [
+  ['tool env, usual store', 'tool env, 1 MiB store (file)'],
+  ['exec true (pipe), usual store', 'exec true (pipe), 1 MiB store'],
   ['fn js trivial (worker)', 'fn python trivial (warm process)'],
   ['fn python trivial (warm process)', 'fn python trivial (one-shot, limits)'],
 ];
@@ -99,7 +126,7 @@ async function main(): Promise<void> {
     }
   } finally {
     for (const c of cases) await c.teardown?.();
-    await fn.dispose();
+    await Promise.all([fn.dispose(), exec.dispose()]);
   }
   report([...measured.values()]);
 }

@@ -24,7 +24,7 @@ describe('the sample tools.yaml', () => {
     const keys = [...(await okText(c, 'describe_tools')).matchAll(/^## (\S+)/gm)].map((m) => m[1]).sort();
     assert.deepEqual(keys, [
       'demo.add', 'demo.advance', 'demo.count_lines', 'demo.grep', 'demo.remember', 'demo.repeat', 'demo.report',
-      'demo.slow', 'demo.whoami_echo', 'ops.api_ping', 'public.hello',
+      'demo.slow', 'demo.whoami_echo', 'demo.word_count', 'ops.api_ping', 'public.hello',
     ]);
   });
 
@@ -34,6 +34,8 @@ describe('the sample tools.yaml', () => {
     assert.match(await okText(c, 'execute', { key: 'demo.grep', params: { pattern: 'SAMPLE-MARKER', path: 'tools.yaml', ignore_case: true } }), /sample-marker/i);
     assert.match(await okText(c, 'execute', { key: 'demo.count_lines', params: { files: ['tools.yaml', 'README.md'] } }), /total/);
     assert.equal(await okText(c, 'execute', { key: 'ops.api_ping' }), 'GET /status with a key of 14 characters\n');
+    // Plain commands (tr, sort, uniq, sed) with no env_passthrough: PATH comes from the floor.
+    assert.equal(await okText(c, 'execute', { key: 'demo.word_count', params: { text: 'the cat and the hat' } }), '2 the\n1 and\n1 cat\n1 hat\n');
     await okText(c, 'set_session', { name: 'target', value: '10.0.0.5' });
     await okText(c, 'set_session', { name: 'budget', value: 1000 });
     const who = await okText(c, 'execute', { key: 'demo.whoami_echo' });

@@ -79,6 +79,27 @@ export function readStringList(r: Reporter, v: unknown, path: YamlPath): string[
   return bad ? undefined : out;
 }
 
+const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** env_passthrough: true, false, or a list of server variable names (a single name counts as a list). */
+export function readPassthrough(r: Reporter, v: unknown, path: YamlPath): boolean | string[] | undefined {
+  if (v === undefined || v === null || typeof v === 'boolean') return v ?? undefined;
+  if (typeof v !== 'string' && !Array.isArray(v)) {
+    r.error(`'${fieldName(path)}' must be true, false or a list of variable names, got ${describeValue(v)}`, path);
+    return undefined;
+  }
+  const names = readStringList(r, v, path);
+  if (!names) return undefined;
+  const bad = names.filter((n) => !VARIABLE_NAME.test(n));
+  if (bad.length > 0) {
+    r.error(`'${fieldName(path)}' lists ${bad.map((n) => JSON.stringify(n)).join(', ')}, which ${bad.length === 1 ? 'is not a variable name' : 'are not variable names'}`, path);
+    return undefined;
+  }
+  const never = names.filter((n) => n === 'MCC_TOKEN' || n.toUpperCase().startsWith('MCC_CTX'));
+  if (never.length > 0) r.warn(`'${fieldName(path)}' lists ${never.join(', ')}, which no tool ever receives from the server (ignored)`, path);
+  return [...new Set(names)];
+}
+
 /** Environment maps: scalar values become strings, null becomes ''. */
 export function readEnvMap(r: Reporter, v: unknown, path: YamlPath): Record<string, string> | undefined {
   if (v === undefined || v === null) return undefined;

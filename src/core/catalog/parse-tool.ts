@@ -1,7 +1,7 @@
 // One `tools:` entry -> a ToolDef (key filled in later by the loader).
 import type { CatalogDiagnostic, ExecTool, FnTool, Limits, ToolDef } from './types';
 import { describeValue, isPlainObject } from './coerce';
-import { Reporter, readBool, readEnvMap, readPositive, readString, readStringList, readText, resolvePath } from './fields';
+import { Reporter, readBool, readEnvMap, readPassthrough, readPositive, readString, readStringList, readText, resolvePath } from './fields';
 import { toolNameProblem } from './names';
 import { parseParams } from './parse-params';
 import { curlCommand, curlQuotesUrl } from './curl';
@@ -78,7 +78,7 @@ export function parseTool(
   const params = parseParams(r, v[paramsField], [paramsField]);
 
   const stdin = readBool(r, v.stdin, ['stdin']) ?? false;
-  const envPassthrough = readBool(r, v.env_passthrough, ['env_passthrough']) ?? false;
+  const envPassthrough = readPassthrough(r, v.env_passthrough, ['env_passthrough']) ?? false;
   const pty = readBool(r, v.pty, ['pty']);
   const cwd = readString(r, v.cwd, ['cwd']);
   const envFile = readString(r, v.env_file, ['env_file']);

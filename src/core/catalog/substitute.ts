@@ -8,8 +8,14 @@ const TEMPLATE_REGION = /\{\{[\s\S]*?\}\}|\{%[\s\S]*?%\}|\{#[\s\S]*?#\}/g;
 
 // MCC_CTX* are injected per call; substituting them at load would let the
 // server's environment forge the caller's identity inside a command.
+// MCC_TOKEN is the owner's bearer token, which no tool may ever see.
 function substitutable(name: string): boolean {
-  return !name.startsWith('MCC_CTX');
+  return !name.startsWith('MCC_CTX') && name !== 'MCC_TOKEN';
+}
+
+/** The names a string refers to with `${VAR}` or `$VAR` (outside template regions or not). */
+export function referencedVariables(text: string): string[] {
+  return [...text.matchAll(VAR)].map((m) => m[1] ?? m[2] ?? '').filter((n) => n !== '');
 }
 
 function substitutePlain(text: string, env: NodeJS.ProcessEnv): string {

@@ -45,7 +45,8 @@ interface ToolBase {
   env: Record<string, string>;
   /** Absolute path of the dotenv file (tool's own or the file-level default). */
   envFile?: string;
-  envPassthrough: boolean;
+  /** false: the floor of the server's environment; a list: the floor and those names; true: all of it (see runner/env.ts). */
+  envPassthrough: boolean | string[];
   /** Absolute working directory (relative paths resolved against catalogDir). */
   cwd?: string;
   limits: Limits;

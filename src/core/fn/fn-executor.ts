@@ -13,14 +13,18 @@ import { WorkerPool } from './js/worker-pool';
 import { callPythonTool } from './python/python-call';
 import { PythonPool } from './python/python-pool';
 import type { PythonRunHandle } from './python/python-process';
+import { serverEnv, type ServerEnv } from '../runner/env';
+import type { ServerSecrets } from '../secrets';
 
 export interface FnExecutorOptions {
   logger?: Logger;
-  /** The server's environment, passed through with env_passthrough (default process.env). */
+  /** The server's environment, the source of each tool's base (default process.env). */
   baseEnv?: NodeJS.ProcessEnv;
+  /** The server's secrets, kept out of every tool's environment (default: MCC_TOKEN). */
+  secrets?: ServerSecrets;
   /** Most worker threads, and most warm Python processes, alive at once (default: CPU count, 2..8). */
   poolSize?: number;
-  /** A warm Python process with nothing to do exits after this long (default 60 s). */
+  /** A warm Python process, or an idle JavaScript worker, with nothing to do exits after this long (default 60 s). */
   pythonIdleSec?: number;
   /** How long a Python call waits for a busy warm process before it runs one-shot (ms). */
   pythonQueueWaitMs?: number;
@@ -32,7 +36,7 @@ export const DEFAULT_FN_TIMEOUT_SEC = 300;
 
 export class FnExecutor implements ToolExecutor {
   private readonly logger: Logger;
-  private readonly baseEnv: NodeJS.ProcessEnv;
+  private readonly server: ServerEnv;
   private readonly defaultTimeoutSec: number;
   private readonly pool: WorkerPool;
   private readonly pythonPool: PythonPool;
@@ -41,13 +45,15 @@ export class FnExecutor implements ToolExecutor {
 
   constructor(opts: FnExecutorOptions = {}) {
     this.logger = opts.logger ?? silentLogger;
-    this.baseEnv = opts.baseEnv ?? process.env;
+    this.server = serverEnv(opts.baseEnv, opts.secrets);
     this.defaultTimeoutSec = opts.defaultTimeoutSec ?? DEFAULT_FN_TIMEOUT_SEC;
     const size = Math.max(1, opts.poolSize ?? Math.min(8, Math.max(2, availableParallelism())));
-    this.pool = new WorkerPool(size);
+    const idle = opts.pythonIdleSec !== undefined ? { idleMs: opts.pythonIdleSec * 1000 } : {};
+    // The same bound and idle exit for both: per user, warm workers and processes alike.
+    this.pool = new WorkerPool(size, idle.idleMs);
     this.pythonPool = new PythonPool({
       maxSize: size,
-      ...(opts.pythonIdleSec !== undefined ? { idleMs: opts.pythonIdleSec * 1000 } : {}),
+      ...idle,
       ...(opts.pythonQueueWaitMs !== undefined ? { queueWaitMs: opts.pythonQueueWaitMs } : {}),
     });
   }
@@ -71,8 +77,8 @@ export class FnExecutor implements ToolExecutor {
       const timeoutSec = this.timeoutOf(tool);
       outcome =
         tool.language === 'js'
-          ? await callJsTool(this.pool, tool, params, ctx, { baseEnv: this.baseEnv, timeoutSec }, t0)
-          : await callPythonTool(tool, params, ctx, { baseEnv: this.baseEnv, timeoutSec, track: (h) => this.track(h), pool: this.pythonPool }, t0);
+          ? await callJsTool(this.pool, tool, params, ctx, { server: this.server, timeoutSec }, t0)
+          : await callPythonTool(tool, params, ctx, { server: this.server, timeoutSec, track: (h) => this.track(h), pool: this.pythonPool }, t0);
       if (outcome.code !== 0) this.logger.debug(`fn tool '${tool.key}' ended with code ${outcome.code}`);
       return outcome;
     } catch (e) {

@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { parseDocument, LineCounter } from 'yaml';
 import type { Principal } from '../identity';
-import { substituteEnv } from '../catalog/substitute';
+import { referencedVariables, substituteEnv } from '../catalog/substitute';
 
 /** The shortest bearer token accepted anywhere (owner or users file). */
 export const MIN_TOKEN_LENGTH = 16;
@@ -19,6 +19,8 @@ export interface UsersConfig {
   anonymous: boolean;
   /** Unknown keys (likely typos, e.g. `group:` for `groups:`), one line each. */
   warnings?: string[];
+  /** Server variables a token or token_sha256 was read from (`${VAR}`): secrets no tool may see. */
+  tokenEnvNames?: string[];
 }
 
 const FILE_KEYS = new Set(['users', 'anonymous']);
@@ -44,7 +46,9 @@ export function parseUsers(text: string, path: string, env: NodeJS.ProcessEnv = 
     const line = lines.linePos(err.pos[0]).line;
     throw new UsersFileError(`${path}:${line}: invalid YAML: ${err.message.split('\n')[0]}`);
   }
-  const root: unknown = substituteEnv(doc.toJS(), env);
+  const raw: unknown = doc.toJS();
+  const tokenEnvNames = tokenVariables(raw);
+  const root: unknown = substituteEnv(raw, env);
   if (root === null || root === undefined) return { users: [], anonymous: false };
   const warnings: string[] = [];
   if (typeof root !== 'object' || Array.isArray(root)) throw new UsersFileError(`${path}: expected a mapping with 'users:'`);
@@ -78,7 +82,22 @@ export function parseUsers(text: string, path: string, env: NodeJS.ProcessEnv = 
     };
     return { principal, ...(token ? { token } : {}), ...(sha ? { tokenSha256: sha } : {}) };
   });
-  return warnings.length ? { users, anonymous, warnings } : { users, anonymous };
+  return { users, anonymous, ...(warnings.length ? { warnings } : {}), ...(tokenEnvNames.length ? { tokenEnvNames } : {}) };
+}
+
+// Read before substitution: which variables the tokens come from.
+function tokenVariables(raw: unknown): string[] {
+  const list = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>).users : undefined;
+  if (!Array.isArray(list)) return [];
+  const names = new Set<string>();
+  for (const u of list) {
+    if (typeof u !== 'object' || u === null) continue;
+    for (const field of ['token', 'token_sha256']) {
+      const v = (u as Record<string, unknown>)[field];
+      if (typeof v === 'string') for (const n of referencedVariables(v)) names.add(n);
+    }
+  }
+  return [...names].sort();
 }
 
 function optionalString(v: unknown, where: string): string | undefined {

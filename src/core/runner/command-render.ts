@@ -43,10 +43,3 @@ function shownCommand(tool: ExecTool, params: Record<string, unknown>): string {
     }
   }
 }
-
-// With no PATH in its environment, sh searches a built-in default path;
-// unsetting PATH in the shell itself makes "no PATH" mean what it says.
-// Same line, so the shell's line numbers in error messages stay right.
-export function withoutDefaultPath(env: Record<string, string>, script: string): string {
-  return 'PATH' in env ? script : `unset PATH; ${script}`;
-}

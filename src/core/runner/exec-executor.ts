@@ -7,8 +7,8 @@ import { performance } from 'node:perf_hooks';
 import type { ExecTool, ToolDef } from '../catalog/types';
 import { silentLogger, systemClock, type Clock, type Logger } from '../host';
 import { truncationMarker, type CappedOutput } from './capped-output';
-import { render, shownCommand, withoutDefaultPath } from './command-render';
-import { buildToolEnv } from './env';
+import { render, shownCommand } from './command-render';
+import { buildToolEnv, serverEnv, type ServerEnv, type ToolEnv } from './env';
 import { stopReasonOf, ToolInputError } from './errors';
 import { limitedShellArgs, memoryExitNote, signalFromShellCode, signalNote } from './limits';
 import { appendLine, lastLine, notFoundHint } from './outcome-text';
@@ -16,11 +16,14 @@ import { cacheKey, ResultCache } from './result-cache';
 import { PtySpawnError, runChild, type ChildResult, type PtyModule, type RunMode } from './run-child';
 import { cleanTerminalText } from './terminal-text';
 import type { CallContext, ExecOutcome, ToolExecutor } from './types';
+import type { ServerSecrets } from '../secrets';
 
 export interface ExecExecutorOptions {
   logger?: Logger;
-  /** The server's environment, passed through with env_passthrough (default process.env). */
+  /** The server's environment, the source of each tool's base (default process.env). */
   baseEnv?: NodeJS.ProcessEnv;
+  /** The server's secrets, kept out of every tool's environment (default: MCC_TOKEN). */
+  secrets?: ServerSecrets;
   /** Cap of stdout and of stderr, each (default 1 MiB). */
   maxOutputBytes?: number;
   /** Run mode of tools that do not choose (default 'pty'). */
@@ -41,6 +44,8 @@ interface Prepared {
   args: string[];
   transformArgs?: string[];
   env: Record<string, string>;
+  /** Ends the environment's extras (MCC_CTX_FILE) once the run and its transform are over. */
+  toolEnv: ToolEnv;
   mode: RunMode;
   pty?: PtyModule;
 }
@@ -61,7 +66,7 @@ function loadNodePty(): PtyModule {
 
 export class ExecExecutor implements ToolExecutor {
   private readonly logger: Logger;
-  private readonly baseEnv: NodeJS.ProcessEnv;
+  private readonly server: ServerEnv;
   private readonly maxOutputBytes: number;
   private readonly defaultMode: RunMode;
   private readonly killGraceMs: number;
@@ -75,7 +80,7 @@ export class ExecExecutor implements ToolExecutor {
 
   constructor(opts: ExecExecutorOptions = {}) {
     this.logger = opts.logger ?? silentLogger;
-    this.baseEnv = opts.baseEnv ?? process.env;
+    this.server = serverEnv(opts.baseEnv, opts.secrets);
     this.maxOutputBytes = opts.maxOutputBytes ?? DEFAULT_MAX_OUTPUT;
     this.defaultMode = opts.defaultMode ?? 'pty';
     this.killGraceMs = opts.killGraceMs ?? 1000;
@@ -113,6 +118,7 @@ export class ExecExecutor implements ToolExecutor {
     const key = tool.cacheTtl && tool.cacheTtl > 0 ? cacheKey(tool.key, params, ctx.store) : undefined;
     const hit = key !== undefined ? this.cache.get(key) : undefined;
     if (hit) {
+      prep.toolEnv.dispose();
       started(prep.mode);
       exited(hit.code, undefined, true);
       return { ...hit, durationMs: Math.round(performance.now() - t0) };
@@ -125,6 +131,7 @@ export class ExecExecutor implements ToolExecutor {
       if (key !== undefined && outcome.code === 0) this.cache.set(key, outcome, tool.cacheTtl as number);
       return outcome;
     } finally {
+      prep.toolEnv.dispose();
       if (outcome) exited(outcome.code, outcome.code === 0 ? undefined : lastLine(outcome.stderr));
       else exited(-1, 'the run failed inside the runtime');
     }
@@ -147,19 +154,17 @@ export class ExecExecutor implements ToolExecutor {
     if (timeout !== undefined && !(typeof timeout === 'number' && timeout > 0 && Number.isFinite(timeout))) {
       throw new ToolInputError(`limits.timeout must be a positive number of seconds, got ${JSON.stringify(timeout)}`);
     }
-    const env = buildToolEnv(tool, ctx.store, this.baseEnv);
-    for (const [k, v] of Object.entries(env)) {
-      if (v.includes('\0')) throw new ToolInputError(`environment variable ${k} contains a NUL byte, which no process can receive`);
-    }
-    const args = limitedShellArgs(tool.limits, withoutDefaultPath(env, command));
-    const transformArgs = transform !== undefined ? limitedShellArgs(tool.limits, withoutDefaultPath(env, transform)) : undefined;
+    const args = limitedShellArgs(tool.limits, command);
+    const transformArgs = transform !== undefined ? limitedShellArgs(tool.limits, transform) : undefined;
     let mode = this.modeFor(tool);
     let pty: PtyModule | undefined;
     if (mode === 'pty') {
       pty = this.ptyModule();
       if (!pty) mode = 'pipe';
     }
-    return { args, env, mode, ...(transformArgs ? { transformArgs } : {}), ...(pty ? { pty } : {}) };
+    // Last: the environment may hold a temporary file, which run() removes.
+    const toolEnv = buildToolEnv(tool, ctx.store, this.server);
+    return { args, env: toolEnv.env, toolEnv, mode, ...(transformArgs ? { transformArgs } : {}), ...(pty ? { pty } : {}) };
   }
 
   private modeFor(tool: ExecTool): RunMode {
@@ -256,7 +261,7 @@ export class ExecExecutor implements ToolExecutor {
     let { code, note } = this.judge(main, tool, `${stdout}\n${stderr}`);
     if (code !== 0 || !prep.transformArgs) {
       stderr = appendLine(stderr + markErr, note);
-      stderr = appendLine(stderr, notFoundHint(tool, prep.env, code, `${stdout}\n${stderr}`));
+      stderr = appendLine(stderr, notFoundHint(prep.env, code, `${stdout}\n${stderr}`));
       return finish(code, stdout + markOut, stderr);
     }
 
@@ -271,7 +276,7 @@ export class ExecExecutor implements ToolExecutor {
     if (code !== 0) {
       stderr = appendLine(stderr, note);
       stderr = appendLine(stderr, `mcc: the transform failed with code ${code}`);
-      stderr = appendLine(stderr, notFoundHint(tool, prep.env, code, tErr));
+      stderr = appendLine(stderr, notFoundHint(prep.env, code, tErr));
       return finish(code, tOut, stderr);
     }
     return finish(0, tOut + markOut, stderr);

@@ -13,6 +13,7 @@ import type { McpSessionLimits } from '../http/mcp-sessions';
 import type { UsersConfig } from '../http/users-file';
 import { openRuntime, type OpenedRuntime, type OpenRuntimeOptions } from '../open-runtime';
 import { createServer } from '../server/create-server';
+import { serverSecrets } from '../secrets';
 
 export interface HttpTransportOptions {
   kind: 'http';
@@ -63,7 +64,9 @@ export async function startServing(o: ServeOptions): Promise<RunningServer> {
   const logger = o.logger ?? o.runtime.logger ?? silentLogger;
   // Before anything opens: a bad owner or users file is the caller's error to report.
   const authenticator = new Authenticator(o.owner, o.users);
-  const opened = await openRuntime(o.runtime);
+  // The owner's token and the users file's are the server's secrets: no tool or log line gets them.
+  const secrets = o.runtime.secrets ?? serverSecrets({ ownerToken: o.owner.token, ...(o.users ? { users: o.users } : {}), env: process.env });
+  const opened = await openRuntime({ ...o.runtime, secrets });
   const { runtime, store } = opened;
   let served: Served;
   let http: McpHttpServer | undefined;

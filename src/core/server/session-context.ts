@@ -29,23 +29,3 @@ export function toMcpResult(r: ToolCallResult): CallToolResult {
   if (r.structured) result.structuredContent = r.structured;
   return result;
 }
-
-/** Runs a handler that is not `execute` and writes its audit line. */
-export async function audited(
-  ctx: McpSessionContext,
-  extra: HandlerExtra,
-  tool: string,
-  params: Record<string, unknown>,
-  run: () => ToolCallResult | Promise<ToolCallResult>,
-): Promise<CallToolResult> {
-  const started = ctx.runtime.now();
-  let result: ToolCallResult;
-  try {
-    result = await run();
-  } catch (e) {
-    // Still one audit line and a clear error result, never a bare protocol error.
-    result = { isError: true, text: `${tool} failed: ${e instanceof Error ? e.message : String(e)}` };
-  }
-  ctx.runtime.recordCall(ctx.principal, ctx.sessionKeyFor(extra), tool, params, started, result);
-  return toMcpResult(result);
-}

@@ -304,3 +304,28 @@ void describe('paths', () => {
     }
   });
 });
+
+void describe('env_passthrough', () => {
+  void test('true, false, a list of names, or one name; MCC_TOKEN and MCC_CTX* in a list are warned about', async () => {
+    const { catalog } = await loadText(
+      'tools:\n' +
+        '  - {name: a, exec: x}\n' +
+        '  - {name: b, exec: x, env_passthrough: true}\n' +
+        '  - {name: c, exec: x, env_passthrough: [https_proxy, NO_PROXY, https_proxy]}\n' +
+        '  - {name: d, exec: x, env_passthrough: https_proxy}\n' +
+        '  - {name: e, exec: x, env_passthrough: [MCC_TOKEN, MCC_CTX_USER, OK]}\n',
+    );
+    const passthrough = (name: string): unknown => (catalog.tools.get(`public.${name}`) as ExecTool).envPassthrough;
+    assert.deepEqual(['a', 'b', 'c', 'd', 'e'].map(passthrough), [false, true, ['https_proxy', 'NO_PROXY'], ['https_proxy'], ['MCC_TOKEN', 'MCC_CTX_USER', 'OK']]);
+    assert.deepEqual(warnings(catalog).map((d) => d.message), ["tool 'e': 'env_passthrough' lists MCC_TOKEN, MCC_CTX_USER, which no tool ever receives from the server (ignored)"]);
+  });
+
+  void test('anything else is a clear error naming the field', async () => {
+    const { catalog } = await loadText('tools:\n  - {name: a, exec: x, env_passthrough: [has-dash, "x y"]}\n  - {name: b, exec: x, env_passthrough: 3}\n');
+    assert.equal(catalog.tools.size, 0);
+    assert.deepEqual(errors(catalog).map((d) => d.message), [
+      `tool 'a': 'env_passthrough' lists "has-dash", "x y", which are not variable names`,
+      "tool 'b': 'env_passthrough' must be true, false or a list of variable names, got the integer 3",
+    ]);
+  });
+});

@@ -17,6 +17,10 @@ void test('MCC_CTX* is never substituted at load', () => {
   assert.equal(substituteString('$MCC_CTX_USER ${MCC_CTX}', env), '$MCC_CTX_USER ${MCC_CTX}');
 });
 
+void test('the owner token (MCC_TOKEN) is never substituted into a catalog', () => {
+  assert.equal(substituteString('Bearer ${MCC_TOKEN} $MCC_TOKEN', { MCC_TOKEN: 'owner-token-0123456789' }), 'Bearer ${MCC_TOKEN} $MCC_TOKEN');
+});
+
 void test('every string value of a tree, keys and other types untouched, input not mutated', () => {
   const input = { $A: ['$A', 1, true, null, { k: '${B_2}' }], n: 3 };
   assert.deepEqual(substituteEnv(input, env), { $A: ['alpha', 1, true, null, { k: 'beta' }], n: 3 });

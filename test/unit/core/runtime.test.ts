@@ -8,6 +8,7 @@ import { MemoryStorage } from '../../../src/core/session/memory-storage';
 import type { ExecTool, FnTool, ToolDef } from '../../../src/core/catalog/types';
 import type { CallContext, ExecOutcome, ToolExecutor } from '../../../src/core/runner/types';
 import type { Principal } from '../../../src/core/identity';
+import { serverSecrets } from '../../../src/core/secrets';
 
 const OWNER: Principal = { user: 'owner', email: 'o@example.com', groups: ['admin'], grants: [] };
 const base = { description: 'd', groups: ['t'], env: {}, envPassthrough: false, limits: {}, stdin: false, source: { file: '/c.yaml', line: 1 }, catalogDir: '/' };
@@ -168,5 +169,88 @@ describe('Runtime', () => {
     assert.match(r.text, /^v\n\[mcc: the tool's session changes were not saved: .*disk full/);
     storage.put = realPut;
     assert.deepEqual(store.variables('owner', 'k'), {});
+  });
+  test('params nested deeper than 64 levels are refused before anything runs, and audited once', async () => {
+    const exec = new FakeExecutor(() => ({ code: 0, stdout: 'ran', stderr: '', durationMs: 1 }));
+    const { runtime, audits } = await setup(exec);
+    let deep: unknown = 'bottom';
+    for (let i = 0; i < 100_000; i++) deep = { d: deep };
+    const r = await runtime.execute(OWNER, 'k', 't.run', { word: deep });
+    assert.equal(r.isError, true);
+    assert.match(r.text, /'word' is nested deeper than 64 levels; nothing was run/);
+    assert.equal(exec.calls.length, 0);
+    assert.equal(audits.length, 1);
+    assert.equal(audits[0].code, 'error');
+    assert.ok(JSON.stringify(audits[0].params).length < 200, 'the audited params are clipped');
+    // The params object is level 1: 63 nested lists in a value reach level 64, the limit.
+    let atLimit: unknown = 1;
+    for (let i = 0; i < 63; i++) atLimit = [atLimit];
+    assert.doesNotMatch((await runtime.execute(OWNER, 'k', 't.run', { word: atLimit })).text, /nested deeper/);
+    assert.match((await runtime.execute(OWNER, 'k', 't.run', { word: [atLimit] })).text, /'word' is nested deeper than 64 levels/);
+    assert.equal(audits.length, 3);
+    assert.equal(exec.calls.length, 0);
+  });
+
+  test('exactly one audit line whatever happens: an executor that throws, an audit sink that throws', async () => {
+    const exec = new FakeExecutor(() => {
+      throw new Error('boom (injected)');
+    });
+    const { runtime, audits } = await setup(exec);
+    const r = await runtime.execute(OWNER, 'k', 't.run', { word: 'w' });
+    assert.equal(r.isError, true);
+    assert.equal(audits.length, 1);
+    const store = await SessionStore.open({ storage: new MemoryStorage(), sweepIntervalMs: 0 });
+    const throwing = new Runtime({ store, executors: { exec: new FakeExecutor(() => ({ code: 0, stdout: 'ok', stderr: '', durationMs: 1 })) }, onAudit: () => { throw new Error('sink down'); } });
+    throwing.setCatalog({ tools: new Map<string, ToolDef>([[execTool.key, execTool]]), diagnostics: [], files: [] });
+    assert.deepEqual(await throwing.execute(OWNER, 'k', 't.run', { word: 'w' }), { isError: false, text: 'ok' });
+  });
+
+  test('search, describe_tools, get_session and set_session are audited by the runtime with the same fields', async () => {
+    const exec = new FakeExecutor(() => ({ code: 0, stdout: 'ok', stderr: '', durationMs: 1 }));
+    const { runtime, audits } = await setup(exec);
+    const call = { clientName: 'agent' };
+    await runtime.search(OWNER, 'k', 'run', {}, call);
+    await runtime.describeTools(OWNER, 'k', ['t'], call);
+    await runtime.setSession(OWNER, 'k', 'x', 'secret-value', call);
+    await runtime.getSession(OWNER, 'k', 'x', call);
+    await runtime.setSession(OWNER, 'k', 'Bad Name', 1, call);
+    await runtime.execute(OWNER, 'k', 't.run', { word: 'w' }, call);
+    assert.deepEqual(
+      audits.map((a) => [a.toolKey, a.params, a.code, a.client, a.user, a.sessionKey]),
+      [
+        ['search', { query: 'run' }, 0, 'agent', 'owner', 'k'],
+        ['describe_tools', { groups: ['t'] }, 0, 'agent', 'owner', 'k'],
+        ['set_session', { name: 'x' }, 0, 'agent', 'owner', 'k'],
+        ['get_session', { name: 'x' }, 0, 'agent', 'owner', 'k'],
+        ['set_session', { name: 'Bad Name' }, 'error', 'agent', 'owner', 'k'],
+        ['t.run', { word: 'w', secret: '***' }, 0, 'agent', 'owner', 'k'],
+      ],
+    );
+    assert.match(audits[4].error ?? '', /Invalid variable name/);
+    assert.doesNotMatch(JSON.stringify(audits), /secret-value/);
+  });
+
+  test('a client name is bounded to 200 characters before it is stored or audited', async () => {
+    const exec = new FakeExecutor(() => ({ code: 0, stdout: 'ok', stderr: '', durationMs: 1 }));
+    const { runtime, store, audits } = await setup(exec);
+    const huge = 'n'.repeat(3_000_000);
+    await runtime.setSession(OWNER, 'k', 'x', 1, { clientName: huge });
+    await runtime.execute(OWNER, 'k', 't.run', { word: 'w' }, { clientName: huge });
+    const stored = store.list().find((b) => b.sessionKey === 'k')?.clientName ?? '';
+    assert.equal(stored.length, 200);
+    assert.ok(stored.endsWith('…'));
+    assert.ok(audits.every((a) => a.client?.length === 200));
+  });
+
+  test('audit entries never carry a secret value of the server', async () => {
+    const store = await SessionStore.open({ storage: new MemoryStorage(), sweepIntervalMs: 0 });
+    const audits: AuditEntry[] = [];
+    const exec = new FakeExecutor(() => ({ code: 0, stdout: 'ok', stderr: '', durationMs: 1 }));
+    const runtime = new Runtime({ store, executors: { exec }, onAudit: (a) => audits.push(a), secrets: serverSecrets({ ownerToken: 'owner-token-0123456789' }) });
+    runtime.setCatalog({ tools: new Map<string, ToolDef>([[execTool.key, execTool]]), diagnostics: [], files: [] });
+    await runtime.execute(OWNER, 'k', 't.run', { word: 'owner-token-0123456789' });
+    await runtime.execute(OWNER, 'k', 'owner-token-0123456789', {});
+    assert.doesNotMatch(JSON.stringify(audits), /owner-token-0123456789/);
+    assert.deepEqual(audits[0].params, { word: '***', secret: '***' });
   });
 });

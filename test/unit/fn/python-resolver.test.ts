@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { FnToolResolver } from '../../../src/core/fn/fn-tool-resolver';
 import type { FnTool } from '../../../src/core/catalog/types';
 import { jsTool, param, pyTool } from './helpers';
+import { silentLogger } from '../../../src/core/host';
 
 function byName(tools: FnTool[]): Map<string, FnTool> {
   return new Map(tools.map((t) => [t.target, t]));
@@ -72,21 +73,25 @@ describe('FnToolResolver (Python)', () => {
     assert.deepEqual(ctx.params, [], 'context is hidden from the signature');
   });
 
-  test('a broken import is a diagnostic with the file, line and traceback; the rest load', async () => {
+  test('a broken import is a diagnostic naming the module and the exception\'s last line; the traceback is logged; the rest load', async () => {
+    const warnings: string[] = [];
+    const logging = new FnToolResolver({ logger: { ...silentLogger, warn: (m) => warnings.push(m) } });
     const good = pyTool('fnpkg.tools:trivial');
     const broken = pyTool('fnpkg.broken:tool', { source: { file: '/catalogs/ops.yaml', line: 12 } });
     const missing = pyTool('fnpkg.nosuchmodule:tool');
-    const { tools, diagnostics } = await resolver.resolve([good, broken, missing]);
+    const { tools, diagnostics } = await logging.resolve([good, broken, missing]);
     assert.deepEqual(tools.map((x) => x.target), ['fnpkg.tools:trivial']);
     const d = diagnostics.find((x) => x.file === '/catalogs/ops.yaml');
     assert.ok(d, JSON.stringify(diagnostics));
     assert.equal(d.severity, 'error');
     assert.equal(d.line, 12);
-    assert.match(d.message, /tool 'tool': cannot import 'fnpkg\.broken:tool'/);
-    assert.match(d.message, /ModuleNotFoundError: No module named 'module_that_does_not_exist'/);
-    assert.match(d.message, /Traceback \(most recent call last\)/);
-    assert.match(d.message, /fnpkg\/broken\.py", line 2/);
-    assert.ok(diagnostics.some((x) => /No module named 'fnpkg\.nosuchmodule'/.test(x.message)));
+    assert.match(d.message, /^tool 'tool': cannot import module 'fnpkg\.broken' for 'fnpkg\.broken:tool' \(\/\S+python3\S*\): ModuleNotFoundError: No module named 'module_that_does_not_exist'$/);
+    assert.doesNotMatch(d.message, /Traceback/);
+    const logged = warnings.find((w) => w.startsWith('/catalogs/ops.yaml:12:'));
+    assert.ok(logged, warnings.join('\n'));
+    assert.match(logged, /Traceback \(most recent call last\)/);
+    assert.match(logged, /fnpkg\/broken\.py", line 2/);
+    assert.ok(diagnostics.some((x) => /cannot import module 'fnpkg\.nosuchmodule'.*No module named 'fnpkg\.nosuchmodule'/.test(x.message)));
   });
 
   test('a missing attribute and a non-callable are named', async () => {

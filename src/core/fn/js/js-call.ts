@@ -4,15 +4,16 @@
 import { statSync } from 'node:fs';
 import type { FnTool } from '../../catalog/types';
 import { appendLine } from '../../runner/outcome-text';
-import { buildToolEnv } from '../../runner/env';
+import { buildToolEnv, type ServerEnv } from '../../runner/env';
+import { warmPartition } from '../fn-env';
 import { ToolInputError } from '../../runner/errors';
 import type { CallContext, ExecOutcome } from '../../runner/types';
 import { PrintedOutput } from '../printed-output';
 import { outcomeSince } from '../outcome';
-import type { WorkerPool } from './worker-pool';
+import type { JsResult, WorkerPool } from './worker-pool';
 
 export interface JsCallSettings {
-  baseEnv: NodeJS.ProcessEnv;
+  server: ServerEnv;
   timeoutSec: number;
 }
 
@@ -32,17 +33,24 @@ export async function callJsTool(
   } catch {
     throw new ToolInputError(`JavaScript module ${modulePath} does not exist`);
   }
-  const env = buildToolEnv(tool, ctx.store, s.baseEnv);
+  const toolEnv = buildToolEnv(tool, ctx.store, s.server);
   const printed = new PrintedOutput(ctx);
-  const r = await pool.run(
-    { type: 'call', modulePath, exportName: tool.exportName, mtimeMs, params, context: ctx.store, env },
-    {
-      timeoutMs: s.timeoutSec * 1000,
-      onOutput: printed.add,
-      ...(tool.limits.mem_mb !== undefined ? { memMb: tool.limits.mem_mb } : {}),
-      ...(ctx.signal ? { signal: ctx.signal } : {}),
-    },
-  );
+  let r: JsResult;
+  try {
+    // The whole store goes to the worker as `context`, whatever the environment could carry.
+    r = await pool.run(
+      { type: 'call', modulePath, exportName: tool.exportName, mtimeMs, params, context: ctx.store, env: toolEnv.env },
+      {
+        timeoutMs: s.timeoutSec * 1000,
+        partition: warmPartition(ctx),
+        onOutput: printed.add,
+        ...(tool.limits.mem_mb !== undefined ? { memMb: tool.limits.mem_mb } : {}),
+        ...(ctx.signal ? { signal: ctx.signal } : {}),
+      },
+    );
+  } finally {
+    toolEnv.dispose();
+  }
   const done = outcomeSince(t0, printed);
   switch (r.kind) {
     case 'ok': {

@@ -1,8 +1,12 @@
 // A bounded pool of worker threads for JavaScript fn tools. A worker runs
 // one call at a time; one that timed out, was cancelled, crashed or ran out
 // of memory is terminated and never reused, so the next call gets a fresh
-// one. Workers are keyed by their heap limit (limits.mem_mb), which can only
-// be set when a worker starts.
+// one. Workers are keyed by the caller's partition (the user, and the
+// session for anonymous callers: module globals never cross between them,
+// as with warm Python processes) and by their heap limit (limits.mem_mb),
+// which can only be set when a worker starts. An idle worker exits after
+// idleMs. A worker starts with an empty environment; each job brings the
+// tool's own (runner/env.ts), in place while its module loads and runs.
 import { Worker } from 'node:worker_threads';
 import { workerScriptPath } from '../assets';
 import { stopReasonOf } from '../../runner/errors';
@@ -26,6 +30,8 @@ export type JsResult =
 
 export interface JsRunOptions {
   memMb?: number;
+  /** Who may share a worker (see warmPartition); '' for throwaway pools. */
+  partition?: string;
   timeoutMs: number;
   signal?: AbortSignal;
   onOutput?: (stream: 'stdout' | 'stderr', data: string) => void;
@@ -55,6 +61,7 @@ interface Slot {
   /** The id of the call the worker runs (or ran last). */
   callId: number;
   dead: boolean;
+  idleTimer?: NodeJS.Timeout;
 }
 
 interface Waiter {
@@ -71,12 +78,15 @@ export class WorkerPool {
   private seq = 0;
   private disposed = false;
 
-  constructor(private readonly size: number) {}
+  constructor(
+    private readonly size: number,
+    private readonly idleMs = 60_000,
+  ) {}
 
   /** Runs one job on a worker; never rejects for anything the tool does. */
   async run(job: JsJob, o: JsRunOptions): Promise<JsResult> {
     if (this.disposed) return { kind: 'cancelled', reason: 'shutdown' };
-    const slot = await this.acquire(o.memMb, o.signal);
+    const slot = await this.acquire(o.memMb, o.partition ?? '', o.signal);
     if (!slot) return this.disposed ? { kind: 'cancelled', reason: 'shutdown' } : { kind: 'cancelled', reason: 'cancelled' };
     return this.dispatch(slot, job, o);
   }
@@ -87,6 +97,7 @@ export class WorkerPool {
     for (const w of this.waiters.splice(0)) w.give(undefined);
     for (const hook of [...this.shutdownHooks]) hook();
     const slots = [...this.all];
+    for (const slot of slots) clearTimeout(slot.idleTimer);
     this.idle.length = 0;
     this.all.clear();
     await Promise.allSettled(slots.map((s) => s.worker.terminate()));
@@ -154,8 +165,8 @@ export class WorkerPool {
     });
   }
 
-  private acquire(memMb: number | undefined, signal?: AbortSignal): Promise<Slot | undefined> {
-    const key = memMb === undefined ? 'default' : `mem:${memMb}`;
+  private acquire(memMb: number | undefined, partition: string, signal?: AbortSignal): Promise<Slot | undefined> {
+    const key = JSON.stringify([memMb ?? null, partition]);
     const now = this.take(key, memMb);
     if (now) return Promise.resolve(now);
     return new Promise((resolve) => {
@@ -182,7 +193,11 @@ export class WorkerPool {
   // new one in place of an idle worker of another kind.
   private take(key: string, memMb: number | undefined): Slot | undefined {
     const i = this.idle.findIndex((s) => s.key === key);
-    if (i >= 0) return this.idle.splice(i, 1)[0];
+    if (i >= 0) {
+      const slot = this.idle.splice(i, 1)[0];
+      clearTimeout(slot.idleTimer);
+      return slot;
+    }
     if (this.all.size >= this.size) {
       const other = this.idle.shift();
       if (!other) return undefined;
@@ -197,6 +212,8 @@ export class WorkerPool {
       // which can be an MCP stdio transport.
       stdout: true,
       stderr: true,
+      // Not the server's environment: a module reads the tool's own, set per job.
+      env: {},
       ...(memMb !== undefined ? { resourceLimits: { maxOldGenerationSizeMb: memMb } } : {}),
     });
     const slot: Slot = { worker, key, callId: 0, dead: false };
@@ -227,6 +244,8 @@ export class WorkerPool {
       slot.lastError = undefined;
       slot.worker.unref();
       this.idle.push(slot);
+      slot.idleTimer = setTimeout(() => this.retire(slot), this.idleMs);
+      slot.idleTimer.unref();
     }
     this.drain();
   }
@@ -242,6 +261,7 @@ export class WorkerPool {
   }
 
   private retire(slot: Slot): void {
+    clearTimeout(slot.idleTimer);
     this.forget(slot);
     if (!slot.dead) void slot.worker.terminate();
   }

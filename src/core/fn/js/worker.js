@@ -4,7 +4,9 @@
 // to the bundles (scripts/build.mjs copies it) and loaded as it is by tsc
 // builds. Protocol (host <-> worker, via parentPort):
 //   host:   { type: 'call', id, modulePath, exportName, mtimeMs, params, context, env }
-//           { type: 'probe', id, modulePath, exportName, mtimeMs }
+//           { type: 'probe', id, modulePath, exportName, mtimeMs, env }
+// The worker starts with an empty process.env; a job's env (the tool's own)
+// is in place while its module loads and while the function runs.
 //   worker: { type: 'output', id, stream, data }
 //           { type: 'result', id, ok: true, json, contextJson?, contextError? }
 //           { type: 'result', id, ok: false, message, stack, stage }
@@ -149,11 +151,11 @@ function toJson(v, what) {
   return JSON.stringify(v);
 }
 
-// The call's environment replaces the worker's for the duration of the call.
+// The job's environment replaces the worker's for the duration of the job.
 function swapEnv(env) {
   const saved = { ...process.env };
   for (const k of Object.keys(process.env)) delete process.env[k];
-  Object.assign(process.env, env);
+  Object.assign(process.env, env || {});
   return () => {
     for (const k of Object.keys(process.env)) delete process.env[k];
     Object.assign(process.env, saved);
@@ -183,19 +185,21 @@ function safeString(v) {
 }
 
 async function call(msg) {
-  let fn;
-  try {
-    fn = pick(await load(msg.modulePath, msg.mtimeMs), msg.exportName, msg.modulePath);
-  } catch (e) {
-    return failure(msg.id, 'load', e);
-  }
-  const context = msg.context;
   const restore = swapEnv(msg.env);
+  let fn;
   let value;
+  const context = msg.context;
   try {
-    value = await fn(msg.params, context);
-  } catch (e) {
-    return failure(msg.id, 'call', e);
+    try {
+      fn = pick(await load(msg.modulePath, msg.mtimeMs), msg.exportName, msg.modulePath);
+    } catch (e) {
+      return failure(msg.id, 'load', e);
+    }
+    try {
+      value = await fn(msg.params, context);
+    } catch (e) {
+      return failure(msg.id, 'call', e);
+    }
   } finally {
     restore();
   }
@@ -215,11 +219,14 @@ async function call(msg) {
 }
 
 async function probe(msg) {
+  const restore = swapEnv(msg.env);
   try {
     pick(await load(msg.modulePath, msg.mtimeMs), msg.exportName, msg.modulePath);
     return { type: 'result', id: msg.id, ok: true, json: 'null' };
   } catch (e) {
     return failure(msg.id, 'load', e);
+  } finally {
+    restore();
   }
 }
 

@@ -22,7 +22,7 @@ export interface IntrospectedParam {
 
 export type Introspected =
   | { id: string; ok: true; name: string; doc: string; params: IntrospectedParam[]; returns: string | null; takesContext: boolean }
-  | { id: string; ok: false; error: string; traceback: string };
+  | { id: string; ok: false; error: string; traceback: string; module?: string };
 
 /** Per-target answers; rejects when the runner itself could not answer. */
 export async function introspectBatch(

@@ -3,7 +3,7 @@
     mcc_runner.py introspect [--result-fd N]
         stdin:  {"targets": [{"id": str, "target": str, "path": [dir, ...], "cwd": dir}]}
         result: {"results": [{"id", "ok", "name", "doc", "params", "returns", "takesContext"}
-                             | {"id", "ok": false, "error", "traceback"}]}
+                             | {"id", "ok": false, "error", "traceback", "module"?}]}
     mcc_runner.py execute [--result-fd N]
         stdin:  {"target": str, "kwargs": {...}, "context": {...}}
         result: {"ok": true, "value": ..., "takesContext": bool, "context"?: {...}, "contextError"?: str}
@@ -70,6 +70,15 @@ def candidates(target):
     return [(".".join(segs[:i]), segs[i:]) for i in range(len(segs) - 1, 0, -1)]
 
 
+def tag_module(e, module_name):
+    """Remembers on the exception which module was being loaded."""
+    try:
+        e.mcc_module = module_name
+    except Exception:
+        pass
+    return e
+
+
 def load_callable(target):
     last_error = None
     for module_name, attrs in candidates(target):
@@ -78,11 +87,17 @@ def load_callable(target):
         except ModuleNotFoundError as e:
             # Only "this prefix is not a module" moves on; a missing
             # dependency inside the module is the real error.
+            tag_module(e, module_name)
             if e.name != module_name:
                 raise
             last_error = e
             continue
-        return resolve_attrs(module, module_name, attrs, target)
+        except BaseException as e:  # noqa: B902 - whatever the module raised while importing
+            raise tag_module(e, module_name)
+        try:
+            return resolve_attrs(module, module_name, attrs, target)
+        except BaseException as e:  # noqa: B902
+            raise tag_module(e, module_name)
     raise last_error if last_error else ImportError("empty target %r" % target)
 
 
@@ -211,7 +226,11 @@ def describe(fn):
 
 
 def error_fields(e):
-    return {"error": "%s: %s" % (type(e).__name__, e), "traceback": traceback.format_exc()}
+    fields = {"error": "%s: %s" % (type(e).__name__, e), "traceback": traceback.format_exc()}
+    module = getattr(e, "mcc_module", None)
+    if isinstance(module, str):
+        fields["module"] = module
+    return fields
 
 
 def introspect(request):
@@ -378,9 +397,11 @@ def serve(channel):
         # there (another object, a closed stream, buffered data) is left.
         sys.stdin = open(0, "r", encoding=stdin_encoding, closefd=False)
         sys.stdout, sys.stderr = real_stdout, real_stderr
-        os.environ.clear()
-        os.environ.update(request.get("env") or {})
         try:
+            # Inside the try: an environment Python refuses (a NUL character)
+            # fails this call, never the process and the calls after it.
+            os.environ.clear()
+            os.environ.update(request.get("env") or {})
             os.chdir(request.get("cwd") or ".")
             if not watch.drop_if_changed() and failed_import:
                 importlib.invalidate_caches()  # a module file may have appeared since

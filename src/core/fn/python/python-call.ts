@@ -11,15 +11,19 @@ import { ToolInputError } from '../../runner/errors';
 import { hasUnixLimits, memoryExitNote, signalNote } from '../../runner/limits';
 import { appendLine } from '../../runner/outcome-text';
 import type { CallContext, ExecOutcome } from '../../runner/types';
-import { pythonToolEnv, toolFolder } from '../fn-env';
+import { pythonToolEnv, toolFolder, warmPartition } from '../fn-env';
+import type { ServerEnv } from '../../runner/env';
 import { PrintedOutput } from '../printed-output';
 import { outcomeSince } from '../outcome';
 import { missingInterpreterMessage, resolveInterpreter } from './interpreter';
 import type { PythonPool } from './python-pool';
 import { startPython, type PythonRunHandle, type PythonRunResult } from './python-process';
 
+export { warmPartition } from '../fn-env';
+
 export interface PythonCallSettings {
-  baseEnv: NodeJS.ProcessEnv;
+  /** The server's environment and secrets: the tool's base, and PATH to find the interpreter. */
+  server: ServerEnv;
   timeoutSec: number;
   /** Registers the running child so that a shutdown can stop it. */
   track: (handle: PythonRunHandle) => () => void;
@@ -38,35 +42,58 @@ export async function callPythonTool(
   s: PythonCallSettings,
   t0: number,
 ): Promise<ExecOutcome> {
-  const interpreter = interpreterOf(tool, s.baseEnv);
+  const interpreter = interpreterOf(tool, s.server.vars);
   const cwd = toolFolder(tool);
   checkFolder(cwd);
+  const toolEnv = pythonToolEnv(tool, ctx.store, s.server);
   const printed = new PrintedOutput(ctx);
+  let r: PythonRunResult;
+  try {
+    r = await run(tool, params, ctx, s, { interpreter, cwd, env: toolEnv.env, onOutput: printed.add });
+  } finally {
+    toolEnv.dispose();
+  }
+  return answerOf(tool, r, { interpreter, printed, timeoutSec: s.timeoutSec }, t0);
+}
+
+// In a warm runner when one is free, else in one of its own. The store goes
+// over the pipe as `context`, whole, whatever the environment could carry.
+async function run(
+  tool: FnTool,
+  params: Record<string, unknown>,
+  ctx: CallContext,
+  s: PythonCallSettings,
+  where: { interpreter: string; cwd: string; env: Record<string, string>; onOutput: (stream: 'stdout' | 'stderr', data: string) => void },
+): Promise<PythonRunResult> {
   const common = {
-    interpreter,
+    ...where,
     partition: warmPartition(ctx),
     request: { target: tool.target, kwargs: params, context: ctx.store },
-    cwd,
-    env: pythonToolEnv(tool, ctx.store, s.baseEnv),
     timeoutMs: s.timeoutSec * 1000,
-    onOutput: printed.add,
     ...(ctx.signal ? { signal: ctx.signal } : {}),
   };
   const oneShot = (): PythonRunHandle => startPython({ ...common, mode: 'execute', limits: tool.limits });
   const handle = s.pool && !hasUnixLimits(tool.limits) ? s.pool.start(common, oneShot) : oneShot();
   const untrack = s.track(handle);
-  let r: PythonRunResult;
   try {
-    r = await handle.done;
+    return await handle.done;
   } catch (e) {
-    throw new ToolInputError(`cannot start Python interpreter ${interpreter}: ${(e as Error).message}`);
+    throw new ToolInputError(`cannot start Python interpreter ${where.interpreter}: ${(e as Error).message}`);
   } finally {
     untrack();
   }
+}
+
+function answerOf(
+  tool: FnTool,
+  r: PythonRunResult,
+  { interpreter, printed, timeoutSec }: { interpreter: string; printed: PrintedOutput; timeoutSec: number },
+  t0: number,
+): ExecOutcome {
   const done = outcomeSince(t0, printed);
 
   if (r.stopped) {
-    const note = r.stopped === 'timeout' ? `timeout after ${s.timeoutSec}s` : r.stopped === 'shutdown' ? 'cancelled: the server is shutting down' : 'cancelled';
+    const note = r.stopped === 'timeout' ? `timeout after ${timeoutSec}s` : r.stopped === 'shutdown' ? 'cancelled: the server is shutting down' : 'cancelled';
     return done(-1, r.stdout, appendLine(r.stderr, note));
   }
   const answer = parseAnswer(r.result);
@@ -93,16 +120,6 @@ export async function callPythonTool(
   if (answer.contextError) stderr = appendLine(stderr, `mcc: the context was not written back: ${answer.contextError}`);
   const contextOut = answer.takesContext && answer.context ? { contextOut: answer.context } : {};
   return done(0, JSON.stringify(answer.value), stderr, { value: answer.value, ...contextOut });
-}
-
-/**
- * Who may share a warm process (see WarmCallSpec.partition): the user, and
- * for anonymous callers, who all share one user name, also the session.
- */
-export function warmPartition(ctx: Pick<CallContext, 'caller' | 'store'>): string {
-  const storeUser = typeof ctx.store.user === 'string' ? ctx.store.user : '';
-  const anonymous = ctx.caller.user === 'anonymous' || storeUser === 'anonymous';
-  return JSON.stringify(anonymous ? [ctx.caller.user, storeUser, ctx.caller.sessionKey] : [ctx.caller.user, storeUser]);
 }
 
 /** The runner's answer, or undefined when there is none or it has not the runner's shape. */

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { audited, type McpSessionContext } from '../session-context';
-import { ok } from '../../tool-result';
+import { toMcpResult, type McpSessionContext } from '../session-context';
 
 export function registerDescribeTools(server: McpServer, ctx: McpSessionContext): void {
   server.registerTool(
@@ -14,12 +13,7 @@ export function registerDescribeTools(server: McpServer, ctx: McpSessionContext)
       inputSchema: { groups: z.array(z.string()).optional().describe('Only tools in all of these groups') },
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
-    ({ groups }, extra) =>
-      audited(ctx, extra, 'describe_tools', groups ? { groups } : {}, () => {
-        const wanted = groups ?? [];
-        const tools = ctx.runtime.accessibleTools(ctx.principal).filter((t) => wanted.every((g) => t.groups.includes(g)));
-        if (tools.length === 0) return ok(`No tools you can run${wanted.length ? ` in groups ${wanted.join(', ')}` : ''}.`);
-        return ok(tools.map((t) => `## ${t.key}\n${t.description}`.trimEnd()).join('\n\n'));
-      }),
+    async ({ groups }, extra) =>
+      toMcpResult(await ctx.runtime.describeTools(ctx.principal, ctx.sessionKeyFor(extra), groups, { clientName: ctx.clientName() })),
   );
 }

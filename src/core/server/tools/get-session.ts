@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { audited, type McpSessionContext } from '../session-context';
+import { toMcpResult, type McpSessionContext } from '../session-context';
 
 export function registerGetSession(server: McpServer, ctx: McpSessionContext): void {
   server.registerTool(
@@ -14,9 +14,9 @@ export function registerGetSession(server: McpServer, ctx: McpSessionContext): v
       inputSchema: { name: z.string().describe('Variable name: lowercase letters, digits and _, not starting with a digit') },
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
-    ({ name }, extra) =>
-      audited(ctx, extra, 'get_session', { name }, () =>
-        ctx.runtime.getSession(ctx.principal, ctx.sessionKeyFor(extra), name, { clientName: ctx.clientName() }),
+    async ({ name }, extra) =>
+      toMcpResult(
+        await ctx.runtime.getSession(ctx.principal, ctx.sessionKeyFor(extra), name, { clientName: ctx.clientName() }),
       ),
   );
 }

@@ -1,9 +1,7 @@
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, searchTools } from '../../search/tool-search';
-import { formatSignature } from '../../catalog/signature';
-import { audited, type McpSessionContext } from '../session-context';
-import { ok } from '../../tool-result';
+import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT } from '../../search/tool-search';
+import { toMcpResult, type McpSessionContext } from '../session-context';
 
 export function registerSearch(server: McpServer, ctx: McpSessionContext): void {
   server.registerTool(
@@ -27,16 +25,15 @@ export function registerSearch(server: McpServer, ctx: McpSessionContext): void 
       },
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
-    ({ query, limit, min_score }, extra) =>
-      audited(ctx, extra, 'search', { query, ...(limit !== undefined ? { limit } : {}), ...(min_score !== undefined ? { min_score } : {}) }, () => {
-        const { hits, total } = searchTools(ctx.runtime.accessibleTools(ctx.principal), query, {
-          ...(limit !== undefined ? { limit } : {}),
-          ...(min_score !== undefined ? { minScore: min_score } : {}),
-        });
-        if (hits.length === 0) return ok(`No tools match '${query}'. describe_tools lists every tool you can run.`);
-        const body = hits.map((h) => `[${h.score.toFixed(2)}]\n${formatSignature(h.tool)}`).join('\n\n');
-        const more = total > hits.length ? `\n\n(${hits.length} of ${total} matching tools; narrow the query or pass a higher limit, up to ${MAX_SEARCH_LIMIT}.)` : '';
-        return ok(body + more);
-      }),
+    async ({ query, limit, min_score }, extra) =>
+      toMcpResult(
+        await ctx.runtime.search(
+          ctx.principal,
+          ctx.sessionKeyFor(extra),
+          query,
+          { ...(limit !== undefined ? { limit } : {}), ...(min_score !== undefined ? { minScore: min_score } : {}) },
+          { clientName: ctx.clientName() },
+        ),
+      ),
   );
 }

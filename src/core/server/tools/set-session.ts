@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { audited, type McpSessionContext } from '../session-context';
+import { toMcpResult, type McpSessionContext } from '../session-context';
 
 // Every JSON type spelled out, so schema checkers see a typed value.
 const JSON_VALUE = z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(z.any()), z.object({}).passthrough()]);
@@ -22,9 +22,9 @@ export function registerSetSession(server: McpServer, ctx: McpSessionContext): v
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     // Only the name is audited: values may be secrets.
-    ({ name, value }, extra) =>
-      audited(ctx, extra, 'set_session', { name }, () =>
-        ctx.runtime.setSession(ctx.principal, ctx.sessionKeyFor(extra), name, value, { clientName: ctx.clientName() }),
+    async ({ name, value }, extra) =>
+      toMcpResult(
+        await ctx.runtime.setSession(ctx.principal, ctx.sessionKeyFor(extra), name, value, { clientName: ctx.clientName() }),
       ),
   );
 }
