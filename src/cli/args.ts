@@ -25,7 +25,8 @@ export class UsageError extends Error {}
 
 export const USAGE = `Usage: mcc serve [options]
 
-  --tools PATH          catalog file or folder (repeatable; default ./tools.yaml)
+  --tools PATH          catalog file, folder or glob pattern (repeatable; quote patterns;
+                        default ./tools.yaml)
   --users PATH          users file (extra principals and tokens; anonymous access)
   --host HOST           address to bind (default 127.0.0.1)
   --port N              port (default 0 = a free port)

@@ -1,6 +1,5 @@
 // `mcc serve`: the headless runtime for any MCP client, and for tests.
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { parseServeArgs, UsageError, USAGE, type ServeArgs } from './args';
 import { stderrLogger, runEventLogger } from './stderr-logger';
@@ -12,11 +11,13 @@ import { JsonFileStorage } from '../core/session/json-file-storage';
 import type { Principal } from '../core/identity';
 import { openRuntime } from '../core/open-runtime';
 import { CatalogSource } from '../core/catalog-source';
+import { catalogPathProblem } from '../core/catalog/path-glob';
 
 async function serve(args: ServeArgs): Promise<void> {
   const logger = stderrLogger(process.env.MCC_DEBUG === '1');
   for (const p of args.tools) {
-    if (!existsSync(p)) throw new UsageError(`--tools ${p}: no such file or folder`);
+    const problem = catalogPathProblem(p);
+    if (problem) throw new UsageError(`--tools ${p}: ${problem}`);
   }
   const users: UsersConfig | undefined = args.users ? await loadUsersFile(args.users) : undefined;
   for (const w of users?.warnings ?? []) logger.warn(w);

@@ -9,6 +9,7 @@ import type { Clock, Logger } from './host';
 import type { FnResolver } from './catalog/fn-resolver';
 import { FnExecutor } from './fn/fn-executor';
 import { FnToolResolver } from './fn/fn-tool-resolver';
+import { RunKit } from './runner/run-kit';
 
 export interface OpenRuntimeOptions {
   storage: SessionStorage;
@@ -40,11 +41,14 @@ export async function openRuntime(o: OpenRuntimeOptions): Promise<OpenedRuntime>
     ...(o.sweepIntervalMs !== undefined ? { sweepIntervalMs: o.sweepIntervalMs } : {}),
   });
   const hostOpts = { ...(o.logger ? { logger: o.logger } : {}), ...(o.baseEnv ? { baseEnv: o.baseEnv } : {}) };
-  const exec = new ExecExecutor({ ...hostOpts, ...(o.maxOutputBytes ? { maxOutputBytes: o.maxOutputBytes } : {}) });
+  const output = o.maxOutputBytes ? { maxOutputBytes: o.maxOutputBytes } : {};
+  const exec = new ExecExecutor({ ...hostOpts, ...output });
   const fn = new FnExecutor(hostOpts);
+  // One kit for both kinds: transform and cache_ttl work alike for exec and fn tools.
+  const kit = new RunKit({ ...(o.baseEnv ? { baseEnv: o.baseEnv } : {}), ...output, ...(o.clock ? { clock: o.clock } : {}) });
   const runtime = new Runtime({
     store,
-    executors: { exec, fn },
+    executors: { exec: kit.wrap(exec), fn: kit.wrap(fn) },
     ...(o.logger ? { logger: o.logger } : {}),
     ...(o.clock ? { clock: o.clock } : {}),
     ...(o.events ? { events: o.events } : {}),

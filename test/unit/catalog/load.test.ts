@@ -304,3 +304,22 @@ void describe('paths', () => {
     }
   });
 });
+
+void describe('glob patterns as catalog paths (as MCC tool paths)', () => {
+  void test('a pattern loads every YAML file it matches, ** recursively; a pattern that matches nothing warns', async () => {
+    const dir = await writeFiles({
+      'cat/a.yaml': 'groups: [a]\ntools:\n  - {name: one, exec: echo}\n',
+      'cat/deep/b.yml': 'groups: [b]\ntools:\n  - {name: two, exec: echo}\n',
+      'cat/notes.txt': 'not a catalog',
+    });
+    const flat = await loadCatalog([join(dir, 'cat', '*.yaml')], { env: {} });
+    assert.deepEqual([...flat.tools.keys()], ['a.one']);
+    const deep = await loadCatalog([join(dir, 'cat', '**', '*.{yaml,yml}')], { env: {} });
+    assert.deepEqual([...deep.tools.keys()].sort(), ['a.one', 'b.two']);
+    assert.deepEqual(deep.diagnostics, []);
+    const none = await loadCatalog([join(dir, 'nothing', '*.yaml')], { env: {} });
+    assert.equal(none.tools.size, 0);
+    assert.match(none.diagnostics[0].message, /pattern matches no/);
+    assert.equal(none.diagnostics[0].severity, 'warning');
+  });
+});
