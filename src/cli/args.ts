@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import { homedir, userInfo } from 'node:os';
 import { join } from 'node:path';
+import { EXPOSE_MODES, parseExposeMode, type ExposeMode } from '../core/server/expose';
 
 export interface ServeArgs {
   tools: string[];
@@ -19,6 +20,7 @@ export interface ServeArgs {
   maxBucketBytes?: number;
   maxOutputBytes?: number;
   watch: boolean;
+  expose: ExposeMode;
 }
 
 export class UsageError extends Error {}
@@ -41,6 +43,9 @@ export const USAGE = `Usage: mcc serve [options]
   --max-bucket-bytes N  largest session bucket as JSON (default 1048576)
   --max-output-bytes N  largest tool output kept (default 1048576)
   --watch               reload the catalog when its files change
+  --expose MODE         how agents see the catalog: catalog (search, describe_tools,
+                        execute; the default), direct (each tool as its own MCP
+                        tool), both, or auto (both up to 50 tools, else catalog)
 
 The owner's bearer token is $MCC_TOKEN, or a new random one printed at start.`;
 
@@ -67,6 +72,7 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
         'max-bucket-bytes': { type: 'string' },
         'max-output-bytes': { type: 'string' },
         watch: { type: 'boolean' },
+        expose: { type: 'string' },
       },
     });
   } catch (e) {
@@ -90,7 +96,15 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     ...optionalInt(v['max-bucket-bytes'], '--max-bucket-bytes', 'maxBucketBytes'),
     ...optionalInt(v['max-output-bytes'], '--max-output-bytes', 'maxOutputBytes'),
     watch: v.watch ?? false,
+    expose: exposeMode(v.expose),
   };
+}
+
+function exposeMode(text: string | undefined): ExposeMode {
+  if (text === undefined) return 'catalog';
+  const mode = parseExposeMode(text);
+  if (!mode) throw new UsageError(`--expose takes one of ${EXPOSE_MODES.join(', ')}, got '${text}'`);
+  return mode;
 }
 
 function int(text: string, flag: string, min: number, max: number): number {

@@ -40,6 +40,7 @@ async function serve(args: ServeArgs): Promise<void> {
     },
     ...(args.maxOutputBytes ? { maxOutputBytes: args.maxOutputBytes } : {}),
     logger,
+    expose: args.expose,
     events: runEventLogger(logger),
     onAudit: (a) =>
       logger.info(`call ${a.user} ${a.sessionKey.slice(0, 8)} ${a.toolKey} ${JSON.stringify(a.params)} -> ${a.code} (${a.durationMs} ms)${a.error ? `: ${a.error}` : ''}`),

@@ -10,6 +10,7 @@ import type { FnResolver } from './catalog/fn-resolver';
 import { FnExecutor } from './fn/fn-executor';
 import { FnToolResolver } from './fn/fn-tool-resolver';
 import { RunKit } from './runner/run-kit';
+import type { ExposeMode } from './server/expose';
 
 export interface OpenRuntimeOptions {
   storage: SessionStorage;
@@ -23,6 +24,7 @@ export interface OpenRuntimeOptions {
   events?: RunEventSink;
   onAudit?: (entry: AuditEntry) => void;
   gate?: () => string | undefined;
+  expose?: ExposeMode;
 }
 
 export interface OpenedRuntime {
@@ -54,6 +56,7 @@ export async function openRuntime(o: OpenRuntimeOptions): Promise<OpenedRuntime>
     ...(o.events ? { events: o.events } : {}),
     ...(o.onAudit ? { onAudit: o.onAudit } : {}),
     ...(o.gate ? { gate: o.gate } : {}),
+    ...(o.expose ? { expose: o.expose } : {}),
   });
   return { runtime, store, fnResolver: new FnToolResolver(hostOpts) };
 }

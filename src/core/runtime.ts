@@ -17,6 +17,7 @@ import { SessionError } from './session/errors';
 import type { SessionStoreApi } from './session/types';
 import { fail, ok, type ToolCallResult } from './tool-result';
 import { formatRunFailure } from './run-failure';
+import type { ExposeMode } from './server/expose';
 
 /** One line of the audit log: every tool call, refused ones included. */
 export interface AuditEntry {
@@ -49,6 +50,8 @@ export interface RuntimeOptions {
   onAudit?: (entry: AuditEntry) => void;
   /** Refuses every catalog tool while it returns a reason (e.g. an untrusted workspace). */
   gate?: () => string | undefined;
+  /** How agents see the catalog (default 'catalog'); see server/expose.ts. */
+  expose?: ExposeMode;
 }
 
 export interface CallOptions {
@@ -59,16 +62,31 @@ export interface CallOptions {
 export class Runtime {
   private catalog: Catalog = EMPTY_CATALOG;
   private readonly catalogChanged = new Emitter<Catalog>();
+  private readonly exposeChanged = new Emitter<ExposeMode>();
+  private exposeMode: ExposeMode;
   private readonly running = new Map<string, AbortController>();
   private readonly logger: Logger;
   private readonly clock: Clock;
   private closed = false;
   private readonly idleWaiters: Array<() => void> = [];
   readonly onDidChangeCatalog = this.catalogChanged.event;
+  /** Fires when the expose mode changes (connected servers update their tool lists). */
+  readonly onDidChangeExpose = this.exposeChanged.event;
 
   constructor(private readonly opts: RuntimeOptions) {
     this.logger = opts.logger ?? silentLogger;
     this.clock = opts.clock ?? systemClock;
+    this.exposeMode = opts.expose ?? 'catalog';
+  }
+
+  get expose(): ExposeMode {
+    return this.exposeMode;
+  }
+
+  setExpose(mode: ExposeMode): void {
+    if (mode === this.exposeMode) return;
+    this.exposeMode = mode;
+    this.exposeChanged.fire(mode);
   }
 
   /** The runtime's clock, for timing calls measured outside it. */
@@ -249,11 +267,12 @@ export class Runtime {
     await Promise.all([this.opts.executors.exec.dispose?.(), this.opts.executors.fn?.dispose?.()]);
     await this.opts.store.flush();
     this.catalogChanged.dispose();
+    this.exposeChanged.dispose();
   }
 }
 
 /** Accepts params as an object, or as a JSON string of one (some agents send that). */
-function parseParamsArgument(raw: unknown): Record<string, unknown> | string {
+export function parseParamsArgument(raw: unknown): Record<string, unknown> | string {
   if (raw === undefined || raw === null) return {};
   if (typeof raw === 'string') {
     if (raw.trim() === '') return {};

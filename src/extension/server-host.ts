@@ -142,6 +142,7 @@ export class ServerHost {
         events: this.opts.events,
         onAudit: this.opts.onAudit,
         gate: this.opts.gate,
+        expose: s.expose,
       });
       // Expired buckets go before anything is shown or served.
       const swept = await opened.store.sweep();

@@ -2,6 +2,7 @@
 // configuration shape so the defaults and bounds are testable in Node.
 import { userInfo } from 'node:os';
 import type { Principal } from '../core/identity';
+import { parseExposeMode, type ExposeMode } from '../core/server/expose';
 
 /** The part of vscode.WorkspaceConfiguration used here. */
 export interface ConfigLike {
@@ -21,6 +22,8 @@ export interface Settings {
   catalogs: string[];
   reveal: RevealMode;
   perRun: boolean;
+  /** mcc.tools.expose: how agents see the catalog (applied live, no restart). */
+  expose: ExposeMode;
 }
 
 /** Settings whose change needs the server (runtime + HTTP) to be reopened. */
@@ -62,6 +65,7 @@ export function readSettings(c: ConfigLike, defaultUser: () => string = osUserNa
     catalogs: stringList(c.get('catalogs')) ?? ['tools.yaml'],
     reveal: revealMode(c.get('terminal.reveal')),
     perRun: c.get('terminal.perRun') === true,
+    expose: parseExposeMode(c.get('tools.expose')) ?? 'auto',
   };
 }
 

@@ -12,6 +12,7 @@ import { parseFileSettings } from './file-settings';
 import { parseTool } from './parse-tool';
 import { paramNameProblem, toolKey, toolNameProblem } from './names';
 import { expandGlob, isGlob } from './path-glob';
+import { checkDirectNames } from './direct-names';
 
 export interface LoadCatalogOptions {
   /** Environment for ${VAR} substitution (default process.env). */
@@ -71,8 +72,9 @@ export async function loadCatalog(paths: string[], opts: LoadCatalogOptions = {}
     }
     byKey.set(tool.key, tool);
   }
-  logger.debug(`catalog: ${byKey.size} tools from ${readFiles.length} files, ${diagnostics.length} diagnostics`);
-  return { tools: byKey, diagnostics, files: readFiles };
+  const named = checkDirectNames(byKey, diagnostics);
+  logger.debug(`catalog: ${named.size} tools from ${readFiles.length} files, ${diagnostics.length} diagnostics`);
+  return { tools: named, diagnostics, files: readFiles };
 }
 
 function where(t: ToolDef): string {

@@ -1,5 +1,5 @@
 // One `tools:` entry -> a ToolDef (key filled in later by the loader).
-import type { CatalogDiagnostic, ExecTool, FnTool, Limits, ToolDef } from './types';
+import type { CatalogDiagnostic, ExecTool, FnTool, Limits, ToolAnnotations, ToolDef } from './types';
 import { describeValue, isPlainObject } from './coerce';
 import { Reporter, readBool, readEnvMap, readPositive, readString, readStringList, readText, resolvePath } from './fields';
 import { toolNameProblem } from './names';
@@ -22,8 +22,9 @@ export interface FileDefaults {
 const TOOL_FIELDS = new Set([
   'name', 'description', 'example', 'groups', 'group', 'params', 'parameters', 'exec', 'curl', 'fn', 'python',
   'stdin', 'cwd', 'env', 'env_file', 'env_passthrough', 'timeout', 'limits', 'transform', 'cache_ttl', 'pty', 'returns',
-  'return_type',
+  'return_type', 'annotations',
 ]);
+const ANNOTATION_HINTS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const;
 const LIMIT_FIELDS = ['timeout', 'mem_mb', 'cpu_sec', 'fsize_mb', 'nofile'] as const;
 const KINDS = ['exec', 'curl', 'fn'] as const;
 
@@ -89,6 +90,7 @@ export function parseTool(
   const transform = readTransform(r, v.transform);
   const cacheTtl = readPositive(r, v.cache_ttl, ['cache_ttl'], true);
   const returns = readReturns(r, v);
+  const annotations = readAnnotations(r, v.annotations);
   const python = readString(r, v.python, ['python']);
   const description = readText(r, v.description, ['description']) ?? '';
   const example = readText(r, v.example, ['example']);
@@ -145,6 +147,7 @@ export function parseTool(
     ...(transform !== undefined ? { transform } : {}),
     ...(pty !== undefined ? { pty } : {}),
     ...(returns !== undefined ? { returns } : {}),
+    ...(annotations ? { annotations } : {}),
   };
   if (command !== undefined) {
     const tool: ExecTool = { ...base, kind: 'exec', command };
@@ -163,6 +166,25 @@ function readReturns(r: Reporter, v: Record<string, unknown>): string | undefine
   if (v.returns !== undefined && v.return_type !== undefined) r.warn("has both 'returns' and 'return_type' (MCC's name); 'returns' is used", ['return_type']);
   const field = v.returns !== undefined ? 'returns' : 'return_type';
   return readString(r, v[field], [field]);
+}
+
+function readAnnotations(r: Reporter, raw: unknown): ToolAnnotations | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  if (!isPlainObject(raw)) {
+    r.error(`'annotations' must be a mapping (title, ${ANNOTATION_HINTS.join(', ')}), got ${describeValue(raw)}`, ['annotations']);
+    return undefined;
+  }
+  const out: ToolAnnotations = {};
+  for (const k of Object.keys(raw)) {
+    if (k !== 'title' && !(ANNOTATION_HINTS as readonly string[]).includes(k)) r.warn(`unknown annotation '${k}' (ignored); known: title, ${ANNOTATION_HINTS.join(', ')}`, ['annotations', k]);
+  }
+  const title = readString(r, raw.title, ['annotations', 'title']);
+  if (title !== undefined) out.title = title;
+  for (const k of ANNOTATION_HINTS) {
+    const b = readBool(r, raw[k], ['annotations', k]);
+    if (b !== undefined) out[k] = b;
+  }
+  return out;
 }
 
 function kindLabel(kind: string | undefined, fnTarget: unknown): string {

@@ -60,7 +60,8 @@ export function pyJsonDumps(value: unknown, asFloat = false): string {
   if (typeof value === 'string') return pyString(value);
   if (Array.isArray(value)) return `[${value.map((v) => pyJsonDumps(v)).join(', ')}]`;
   if (typeof value === 'object') return pyObject(value as Record<string, unknown>);
-  return pyString(String(value));
+  // Functions and symbols are not JSON; json.dumps would refuse them, JSON.stringify drops them.
+  return 'null';
 }
 
 function pyObject(obj: Record<string, unknown>, isFloat: (key: string) => boolean = () => false): string {

@@ -7,6 +7,8 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 /** The subset of the SDK's request extra the handlers read. */
 export interface HandlerExtra {
   signal: AbortSignal;
+  /** The JSON-RPC id of the request (requests to the client, e.g. elicitation, go with it). */
+  requestId?: string | number;
   sessionId?: string;
   requestInfo?: { headers: Record<string, string | string[] | undefined> };
 }

@@ -15,7 +15,7 @@ function python(texts: string[], floatsAsFloat = false): string[] {
 }
 
 test('floats read as Python repr: shortest digits, .0 for whole numbers, exponents from 1e16 and below 1e-4', () => {
-  const samples = [3, 0.1, 1e16, 1.5e16, 1e-5, 0.0001, 123456789.123, 1e22, -2.5e-7, 100, 1e15, 12345678901234567, 5e-324, 1.7976931348623157e308, -0];
+  const samples = [3, 0.1, 1e16, 1.5e16, 1e-5, 0.0001, 123456789.123, 1e22, -2.5e-7, 100, 1e15, 12345678901234568, 5e-324, 1.7976931348623157e308, -0];
   const ours = samples.map((n) => pyFloatRepr(n));
   assert.deepEqual(ours, python(samples.map((n) => (Object.is(n, -0) ? '-0.0' : String(n))), true));
   assert.equal(pyFloatRepr(3), '3.0');

@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { toMcpResult, type McpSessionContext } from '../session-context';
+import { runCatalogCall } from '../elicitation';
 
-export function registerExecute(server: McpServer, ctx: McpSessionContext): void {
-  server.registerTool(
+export function registerExecute(server: McpServer, ctx: McpSessionContext): RegisteredTool {
+  return server.registerTool(
     'execute',
     {
       title: 'Run a catalog tool',
@@ -20,12 +21,7 @@ export function registerExecute(server: McpServer, ctx: McpSessionContext): void
       },
       annotations: { readOnlyHint: false, openWorldHint: true },
     },
-    async ({ key, params }, extra) =>
-      toMcpResult(
-        await ctx.runtime.execute(ctx.principal, ctx.sessionKeyFor(extra), key, params, {
-          signal: extra.signal,
-          clientName: ctx.clientName(),
-        }),
-      ),
+    // Asks the user for missing required params first when the client can show a form (elicitation.ts).
+    async ({ key, params }, extra) => toMcpResult(await runCatalogCall(server, ctx, key, params, extra)),
   );
 }

@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { searchTools } from '../../search/tool-search';
 import { formatSignature } from '../../catalog/signature';
 import { audited, type McpSessionContext } from '../session-context';
 import { ok } from '../../tool-result';
 
-export function registerSearch(server: McpServer, ctx: McpSessionContext): void {
-  server.registerTool(
+export function registerSearch(server: McpServer, ctx: McpSessionContext): RegisteredTool {
+  return server.registerTool(
     'search',
     {
       title: 'Find catalog tools',
