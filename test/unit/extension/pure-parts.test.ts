@@ -10,6 +10,9 @@ import { statusText } from '../../../src/extension/status-text';
 import { resolveCatalogPaths } from '../../../src/extension/catalog-paths';
 import { problemsByFile } from '../../../src/extension/diagnostics-model';
 import { formatAudit } from '../../../src/extension/log';
+import { EXPOSE_MODES } from '../../../src/core/server/expose';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 const param = (name: string, extra: Partial<ParamSpec> = {}): ParamSpec => ({ name, type: 'str', required: true, hasDefault: false, hasOverride: false, ...extra });
 
@@ -86,6 +89,17 @@ void describe('settings', () => {
     assert.equal(s.reveal, 'onError');
     assert.equal(s.perRun, false);
     assert.equal(s.port, 0);
+    assert.equal(s.expose, 'auto');
+  });
+
+  void test('mcc.tools.expose: one of the modes; anything else is the default', () => {
+    for (const mode of ['catalog', 'direct', 'both', 'auto']) assert.equal(readSettings(config({ 'tools.expose': mode }), () => 'x').expose, mode);
+    assert.equal(readSettings(config({ 'tools.expose': 'everything' }), () => 'x').expose, 'auto');
+    // The setting's enum in package.json lists exactly the modes the core knows.
+    const pkg = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', '..', 'package.json'), 'utf8')) as { contributes: { configuration: { properties: Record<string, { enum?: string[]; default?: unknown }> } } };
+    const prop = pkg.contributes.configuration.properties['mcc.tools.expose'];
+    assert.deepEqual([...(prop.enum ?? [])].sort(), [...EXPOSE_MODES].sort());
+    assert.equal(prop.default, 'auto');
   });
 
   void test('values from settings, with bad ones falling back', () => {
