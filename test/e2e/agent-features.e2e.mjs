@@ -1,7 +1,8 @@
 // What agents get beyond the five tools, in a real VS Code (code-server)
 // with VS Code's own MCP client: each catalog tool as a tool of its own
 // (mcc.tools.expose, default auto), one added by a catalog edit and called
-// through vscode.lm.invokeTool; MCC's prompts in the chat input's `/` menu,
+// through vscode.lm.invokeTool, and asking for a missing parameter through
+// VS Code's elicitation UI; MCC's prompts in the chat input's `/` menu,
 // their `key` argument completed by our server; and a live switch of the
 // expose mode.
 //
@@ -102,6 +103,22 @@ describe('agent features in a real VS Code', { timeout: 300_000 }, () => {
     const { result } = await editor.invokeTool(T('e2e__greet'), { who: 'VS Code' });
     assert.equal(result.text.trim(), 'hello, VS Code');
     await editor.screenshot('direct-tool-called');
+  }));
+
+  test('called without its required parameter, VS Code asks for it (elicitation) and the answer runs the tool', step('elicitation', async () => {
+    // invokeTool waits for the answer; the person answers in VS Code's own UI meanwhile.
+    const call = editor.host.call('invokeTool', { name: T('e2e__greet'), input: {} });
+    const respond = editor.page.locator('text=Respond').first();
+    await respond.waitFor({ state: 'visible', timeout: 20_000 });
+    await editor.screenshot('elicitation-asked');
+    await respond.click();
+    const picker = editor.page.locator('.quick-input-widget');
+    await picker.waitFor({ state: 'visible', timeout: 15_000 });
+    assert.match(await picker.locator('.quick-input-title, .quick-input-header').first().innerText(), /who/);
+    await editor.page.keyboard.type('form filler');
+    await editor.page.keyboard.press('Enter');
+    const result = await call;
+    assert.equal(result.text.trim(), 'hello, form filler');
   }));
 
   test("MCC's prompts are in the chat input's / menu; explain_tool's key completes from our server and resolves", step('prompts', async () => {
