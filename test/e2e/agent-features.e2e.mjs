@@ -10,40 +10,14 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launchEditor, repoRoot, withFailureScreenshot } from './harness.mjs';
-import { packageVsix } from '../../scripts/package.mjs';
+import { launchEditor, withFailureScreenshot } from './harness.mjs';
+import { eventually, freshVsix, sleep, workspaceCopy } from './suite-helpers.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const T = (tool) => `mcp_mcc_${tool}`;
 const checks = [path.join(here, 'checks', 'mcc-checks.cjs')];
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-async function freshVsix() {
-  if (process.env.MCC_E2E_VSIX) return path.resolve(process.env.MCC_E2E_VSIX);
-  const target = `${process.platform}-${process.arch}`;
-  const vsix = path.join(repoRoot, 'dist-vsix', `mcc-vscode-${target}.vsix`);
-  const inputs = ['dist/extension.js', 'package.json', '.vscodeignore'].map((f) => path.join(repoRoot, f));
-  const fresh = fs.existsSync(vsix) && inputs.every((f) => fs.existsSync(f) && fs.statSync(f).mtimeMs <= fs.statSync(vsix).mtimeMs);
-  if (!fresh || process.env.MCC_E2E_REPACKAGE) await packageVsix({ target, json: true });
-  return vsix;
-}
-
-async function eventually(fn, { timeoutMs = 20_000, everyMs = 300 } = {}) {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      const v = await fn();
-      if (v !== false && v !== undefined) return v;
-      if (Date.now() > end) throw new Error('condition not met in time');
-    } catch (err) {
-      if (Date.now() > end) throw err;
-    }
-    await sleep(everyMs);
-  }
-}
 
 const liveNames = async (editor) => (await editor.host.tools('mcp_mcc_')).map((t) => t.name).sort();
 
@@ -54,8 +28,7 @@ describe('agent features in a real VS Code', { timeout: 300_000 }, () => {
 
   before(async () => {
     const vsix = await freshVsix();
-    workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'mcc-e2e-agent-'));
-    fs.cpSync(path.join(here, 'fixtures', 'mcc-workspace'), workspace, { recursive: true });
+    workspace = workspaceCopy();
     editor = await launchEditor({
       name: 'mcc-agent-features',
       vsixOrExtensionDir: vsix,

@@ -13,11 +13,10 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launchEditor, repoRoot, withFailureScreenshot } from './harness.mjs';
-import { packageVsix } from '../../scripts/package.mjs';
+import { launchEditor, withFailureScreenshot } from './harness.mjs';
+import { eventually, freshVsix, workspaceCopy } from './suite-helpers.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const EXT_ID = 'mcc.mcc-vscode';
@@ -26,26 +25,6 @@ const OWNER = 'e2e-owner';
 const T = (tool) => `mcp_mcc_${tool}`;
 const OUR_TOOLS = ['search', 'execute', 'describe_tools', 'get_session', 'set_session'].map(T);
 const checks = [path.join(here, 'checks', 'mcc-checks.cjs')];
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-/** The freshly built VSIX: MCC_E2E_VSIX, or one packaged now unless a fresh one exists. */
-async function freshVsix() {
-  if (process.env.MCC_E2E_VSIX) return path.resolve(process.env.MCC_E2E_VSIX);
-  const target = `${process.platform}-${process.arch}`;
-  const vsix = path.join(repoRoot, 'dist-vsix', `mcc-vscode-${target}.vsix`);
-  const inputs = ['dist/extension.js', 'package.json', '.vscodeignore'].map((f) => path.join(repoRoot, f));
-  const fresh = fs.existsSync(vsix) && inputs.every((f) => fs.existsSync(f) && fs.statSync(f).mtimeMs <= fs.statSync(vsix).mtimeMs);
-  // scripts/e2e-test.mjs has just built and packaged; run alone, build here.
-  if (!fresh || process.env.MCC_E2E_REPACKAGE) await packageVsix({ target, json: true });
-  return vsix;
-}
-
-/** A copy of the fixture workspace, so nothing the editor does lands in the repo. */
-function workspaceCopy() {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcc-e2e-ws-'));
-  fs.cpSync(path.join(here, 'fixtures', 'mcc-workspace'), dir, { recursive: true });
-  return dir;
-}
 
 /** Rows of a tree view as "label description" (e.g. 'target "10.0.0.5"'), top to bottom. */
 async function viewRows(editor, viewId, { allowEmpty = false, timeoutMs = 15_000 } = {}) {
@@ -65,21 +44,6 @@ async function viewRows(editor, viewId, { allowEmpty = false, timeoutMs = 15_000
 async function rowLocator(editor, viewId, label) {
   const rows = await editor.viewRows(viewId);
   return rows.filter({ has: editor.page.locator('.label-name', { hasText: new RegExp(`^\\s*${label}\\s*$`) }) }).first();
-}
-
-/** Polls fn until it returns truthy (or throws the last assertion). */
-async function eventually(fn, { timeoutMs = 15_000, everyMs = 300 } = {}) {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      const v = await fn();
-      if (v !== false && v !== undefined) return v;
-      if (Date.now() > end) throw new Error('condition not met in time');
-    } catch (err) {
-      if (Date.now() > end) throw err;
-    }
-    await sleep(everyMs);
-  }
 }
 
 /** get_session through VS Code's MCP client: the JSON-decoded value. */

@@ -13,6 +13,7 @@ import { buildToolEnv } from './env';
 import { ToolInputError } from './errors';
 import { judgeExit, limitedShellArgs } from './limits';
 import { appendLine, lastLine, notFoundHint, stopNote, type StopReason } from './outcome-text';
+import { RunStop } from './run-stop';
 import { paramsJson } from '../catalog/py-json';
 import { PtySpawnError, runChild, type ChildResult, type PtyModule, type RunMode } from './run-child';
 import { cleanTerminalText } from './terminal-text';
@@ -167,26 +168,15 @@ export class ExecExecutor implements ToolExecutor {
 
   // Registers the run so dispose() can stop it, and wires timeout and abort.
   private async track(tool: ExecTool, params: Record<string, unknown>, ctx: CallContext, prep: Prepared, t0: number): Promise<ExecOutcome> {
-    const stop = new AbortController();
-    let reason: StopReason | undefined;
-    const halt = (r: StopReason): void => {
-      if (reason) return;
-      reason = r;
-      stop.abort();
-    };
-    const onCancel = (): void => halt('cancelled');
-    ctx.signal?.addEventListener('abort', onCancel, { once: true });
-    if (ctx.signal?.aborted) halt('cancelled');
     const timeout = tool.limits.timeout;
-    const timer = timeout !== undefined ? setTimeout(() => halt('timeout'), timeout * 1000) : undefined;
-    const done = this.execute(tool, params, ctx, prep, stop.signal, () => reason, t0);
-    const handle: RunHandle = { halt, done };
+    const stop = new RunStop(ctx.signal, timeout !== undefined ? timeout * 1000 : undefined);
+    const done = this.execute(tool, params, ctx, prep, stop.signal, () => stop.reason, t0);
+    const handle: RunHandle = { halt: stop.halt, done };
     this.running.add(handle);
     try {
       return await done;
     } finally {
-      if (timer) clearTimeout(timer);
-      ctx.signal?.removeEventListener('abort', onCancel);
+      stop.dispose();
       this.running.delete(handle);
     }
   }

@@ -17,6 +17,7 @@ import { judgeExit, limitedShellArgs } from './limits';
 import { appendLine, lastLine, notFoundHint, stopNote, type StopReason } from './outcome-text';
 import { cacheKey, ResultCache } from './result-cache';
 import { runChild } from './run-child';
+import { RunStop } from './run-stop';
 import { cleanTerminalText } from './terminal-text';
 import type { CallContext, ExecOutcome, RunEvent, RunEventSink, ToolExecutor } from './types';
 
@@ -122,20 +123,10 @@ export class RunKit {
   private async transform(tool: ToolDef, script: string, outcome: ExecOutcome, ctx: CallContext, t0: number): Promise<ExecOutcome> {
     const input = tool.kind === 'fn' ? pyJsonDumps(outcome.value) : outcome.stdout;
     const env = buildToolEnv(tool, ctx.store, this.baseEnv);
-    const stop = new AbortController();
-    let reason: StopReason | undefined;
-    const halt = (r: StopReason): void => {
-      if (reason) return;
-      reason = r;
-      stop.abort();
-    };
-    const onCancel = (): void => halt('cancelled');
-    ctx.signal?.addEventListener('abort', onCancel, { once: true });
-    if (ctx.signal?.aborted) halt('cancelled');
     const timeout = tool.limits.timeout;
-    const left = timeout !== undefined ? Math.max(0, timeout * 1000 - (performance.now() - t0)) : undefined;
-    const timer = left !== undefined ? setTimeout(() => halt('timeout'), left) : undefined;
-    this.transforms.add(halt);
+    // What is left of the tool's own time budget.
+    const stop = new RunStop(ctx.signal, timeout !== undefined ? Math.max(0, timeout * 1000 - (performance.now() - t0)) : undefined);
+    this.transforms.add(stop.halt);
     try {
       const t = await runChild({
         mode: 'pipe',
@@ -147,15 +138,14 @@ export class RunKit {
         signal: stop.signal,
         ...(tool.cwd !== undefined ? { cwd: tool.cwd } : {}),
       });
-      return transformed(tool, outcome, t, reason, env, t0);
+      return transformed(tool, outcome, t, stop.reason, env, t0);
     } catch (e) {
       // The tool ran; only its transform could not start: a failed call, not a refused one.
       const why = `mcc: could not start the transform: ${e instanceof Error ? e.message : String(e)}`;
       return { ...outcome, code: -1, stderr: appendLine(outcome.stderr, why), durationMs: Math.round(performance.now() - t0) };
     } finally {
-      if (timer) clearTimeout(timer);
-      ctx.signal?.removeEventListener('abort', onCancel);
-      this.transforms.delete(halt);
+      stop.dispose();
+      this.transforms.delete(stop.halt);
     }
   }
 
