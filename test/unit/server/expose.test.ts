@@ -76,6 +76,19 @@ describe('expose mode', () => {
     await client.close();
   });
 
+  test('completions stop at 100 keys and say there are more', async () => {
+    opened.runtime.setCatalog(await loadCatalog([catalogFile(120)], { env: {} }));
+    const { client } = await connected(opened);
+    const all = (await client.complete({ ref: { type: 'ref/resource', uri: 'mcc://tools/{key}' }, argument: { name: 'key', value: 'gen.' } })).completion;
+    assert.equal(all.values.length, 100);
+    assert.equal(all.hasMore, true);
+    assert.equal(all.total, 120);
+    const few = (await client.complete({ ref: { type: 'ref/prompt', name: 'explain_tool' }, argument: { name: 'key', value: 'gen.t11' } })).completion;
+    assert.deepEqual(few.values, ['gen.t11', 'gen.t110', 'gen.t111', 'gen.t112', 'gen.t113', 'gen.t114', 'gen.t115', 'gen.t116', 'gen.t117', 'gen.t118', 'gen.t119']);
+    assert.equal(few.hasMore, false);
+    await client.close();
+  });
+
   test(`auto with more than ${AUTO_DIRECT_LIMIT} tools: the catalog tools only`, async () => {
     opened.runtime.setExpose('auto');
     opened.runtime.setCatalog(await loadCatalog([catalogFile(AUTO_DIRECT_LIMIT + 1)], { env: {} }));
