@@ -2,7 +2,7 @@
 import { parseArgs } from 'node:util';
 import { homedir, userInfo } from 'node:os';
 import { join } from 'node:path';
-import { EXPOSE_MODES, parseExposeMode, type ExposeMode } from '../core/server/expose';
+import { EXPOSE_MODES, parseExposeMode, type ExposeMode } from '../core/expose';
 
 export interface ServeArgs {
   tools: string[];

@@ -10,7 +10,7 @@ import type { FnResolver } from './catalog/fn-resolver';
 import { FnExecutor } from './fn/fn-executor';
 import { FnToolResolver } from './fn/fn-tool-resolver';
 import { RunKit } from './runner/run-kit';
-import type { ExposeMode } from './server/expose';
+import type { ExposeMode } from './expose';
 
 export interface OpenRuntimeOptions {
   storage: SessionStorage;

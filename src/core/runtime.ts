@@ -17,7 +17,7 @@ import { SessionError } from './session/errors';
 import type { SessionStoreApi } from './session/types';
 import { fail, ok, type ToolCallResult } from './tool-result';
 import { formatRunFailure } from './run-failure';
-import type { ExposeMode } from './server/expose';
+import type { ExposeMode } from './expose';
 
 /** One line of the audit log: every tool call, refused ones included. */
 export interface AuditEntry {
@@ -50,7 +50,7 @@ export interface RuntimeOptions {
   onAudit?: (entry: AuditEntry) => void;
   /** Refuses every catalog tool while it returns a reason (e.g. an untrusted workspace). */
   gate?: () => string | undefined;
-  /** How agents see the catalog (default 'catalog'); see server/expose.ts. */
+  /** How agents see the catalog (default 'catalog'); see expose.ts. */
   expose?: ExposeMode;
 }
 

@@ -2,7 +2,7 @@
 // configuration shape so the defaults and bounds are testable in Node.
 import { userInfo } from 'node:os';
 import type { Principal } from '../core/identity';
-import { parseExposeMode, type ExposeMode } from '../core/server/expose';
+import { parseExposeMode, type ExposeMode } from '../core/expose';
 
 /** The part of vscode.WorkspaceConfiguration used here. */
 export interface ConfigLike {

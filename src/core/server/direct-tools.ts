@@ -8,7 +8,7 @@ import { directToolName } from '../catalog/direct-names';
 import { formatSignature } from '../catalog/signature';
 import type { ToolDef } from '../catalog/types';
 import { runCatalogCall } from './elicitation';
-import { exposure } from './expose';
+import { exposure } from '../expose';
 import { toMcpResult, type McpSessionContext } from './session-context';
 import { inputSchemaOf, passThroughSchema } from './tool-schema';
 

@@ -10,7 +10,7 @@ import { statusText } from '../../../src/extension/status-text';
 import { resolveCatalogPaths } from '../../../src/extension/catalog-paths';
 import { problemsByFile } from '../../../src/extension/diagnostics-model';
 import { formatAudit } from '../../../src/extension/log';
-import { EXPOSE_MODES } from '../../../src/core/server/expose';
+import { EXPOSE_MODES } from '../../../src/core/expose';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 

@@ -12,7 +12,7 @@ import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 import { loadCatalog } from '../../../src/core/catalog/load';
 import { openRuntime, type OpenedRuntime } from '../../../src/core/open-runtime';
 import { createServer } from '../../../src/core/server/create-server';
-import { AUTO_DIRECT_LIMIT, exposure } from '../../../src/core/server/expose';
+import { AUTO_DIRECT_LIMIT, exposure } from '../../../src/core/expose';
 import { MemoryStorage } from '../../../src/core/session/memory-storage';
 import type { Principal } from '../../../src/core/identity';
 

@@ -5,7 +5,7 @@
 import { directToolName } from '../../catalog/direct-names';
 import { formatSignature } from '../../catalog/signature';
 import type { ToolDef } from '../../catalog/types';
-import type { Exposure } from '../expose';
+import type { Exposure } from '../../expose';
 
 export interface PromptSetting {
   /** Tools the caller may run, sorted by key. */

@@ -8,7 +8,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ErrorCode, McpError, type GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
 import { isReservedKey } from '../../identity';
 import { completeKeys } from '../completions';
-import { exposure } from '../expose';
+import { exposure } from '../../expose';
 import type { HandlerExtra, McpSessionContext } from '../session-context';
 import { debugErrorText, explainToolText, findAndRunText, type PromptSetting } from './prompt-text';
 
