@@ -41,7 +41,11 @@ const entries = [
   { entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: `#!/usr/bin/env node\n${importMetaUrl}` } },
 ];
 if (existsSync('src/extension/extension.ts')) {
-  entries.push({ entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js' });
+  // What the VSIX ships: minified (a third of the size, so the editor loads
+  // less), and its map written beside it without a sourceMappingURL comment,
+  // since the VSIX leaves maps out and a comment would point at nothing.
+  // Licence comments stay, gathered at the end of the file.
+  entries.push({ entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', minify: true, sourcemap: 'external' });
 }
 for (const e of entries) await build({ ...common, ...e });
 

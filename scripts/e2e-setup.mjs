@@ -66,7 +66,15 @@ async function ensureDebianPackages(pkgs) {
 
 /** npm-installs `spec` into `dir` (a private package folder), then writes the marker. */
 async function ensureNpmPackage({ name, note = '', dir, spec, env, check }) {
-  if (isInstalled(dir)) return;
+  if (isInstalled(dir)) {
+    // A marker over files someone removed since would pass here and fail later, obscurely.
+    try {
+      check?.();
+      return;
+    } catch {
+      log(`${name}: marked installed but its files are gone; installing again`);
+    }
+  }
   const started = Date.now();
   // Redo from scratch: a folder without a marker is a broken earlier attempt.
   fs.rmSync(dir, { recursive: true, force: true });
@@ -97,8 +105,53 @@ function node24Env() {
   };
 }
 
+/**
+ * One setup at a time per cache: a second one (another `npm test`, or
+ * `npm start` beside it) would delete the folder the first is installing
+ * into. The lock is a directory (mkdir is atomic) holding the owner's pid;
+ * a lock whose owner is gone is taken over.
+ */
+async function lockCache() {
+  const lock = path.join(paths.cacheDir, '.setup-lock');
+  const started = Date.now();
+  let said = 0;
+  for (;;) {
+    try {
+      fs.mkdirSync(lock);
+      fs.writeFileSync(path.join(lock, 'pid'), String(process.pid));
+      const release = () => fs.rmSync(lock, { recursive: true, force: true });
+      process.on('exit', release);
+      return;
+    } catch (err) {
+      if (err.code !== 'EEXIST') throw err;
+    }
+    const owner = Number(fs.readFileSync(path.join(lock, 'pid'), { encoding: 'utf8', flag: 'a+' })) || undefined;
+    if (owner === undefined && Date.now() - fs.statSync(lock).mtimeMs < 5_000) {
+      // Just made, its pid not written yet.
+    } else if (!owner || !alive(owner)) {
+      log(`taking over the lock of a setup that is gone (pid ${owner ?? '?'})`);
+      fs.rmSync(lock, { recursive: true, force: true });
+      continue;
+    } else if (Date.now() - said >= HEARTBEAT_MS) {
+      said = Date.now();
+      log(`waiting for another setup of ${paths.cacheDir} (pid ${owner}) to finish (${secs(Date.now() - started)} so far)`);
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return err.code === 'EPERM';
+  }
+}
+
 try {
   fs.mkdirSync(paths.cacheDir, { recursive: true });
+  await lockCache();
   // libkrb5-dev: code-server's `kerberos` dependency compiles against it.
   await ensureDebianPackages(['chromium', 'libkrb5-dev']);
 

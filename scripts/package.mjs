@@ -5,7 +5,18 @@
 //   node scripts/package.mjs                    # the host's target, e.g. linux-x64
 //   node scripts/package.mjs --target darwin-arm64
 //   node scripts/package.mjs --skip-build --out some/dir
-//   node scripts/package.mjs --json             # last line: { vsix, target, ms }
+//   node scripts/package.mjs --json             # last line: { vsix, target, ms, bytes, files, warnings }
+//   node scripts/package.mjs --verbose          # also vsce's listing of the files
+//   node scripts/package.mjs --force            # package even when nothing changed
+//
+// When every file vsce would read is byte for byte what the last VSIX of this
+// target was made from (a digest kept beside it), that VSIX is reused: vsce
+// spends most of its ~10 s of CPU matching .vscodeignore against the files of
+// every bundled dependency, which `npm start` would pay on each run.
+//
+// vsce's file tree is kept out of the output (it buried `npm start`'s steps);
+// its warnings are always shown, and returned, so the VSIX test can insist
+// on none (e.g. "The file ... is large").
 //
 // node-pty is native, so a VSIX carries one platform's addon:
 // - linux-*: node-pty/build/Release/pty.node, compiled by `npm ci` on a Linux
@@ -18,6 +29,7 @@
 //   linux-* (and a glibc-built one never as alpine-*).
 // Output: dist-vsix/mcc-vscode-<target>.vsix (ignored by git: *.vsix).
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -34,13 +46,15 @@ const WINDOWS_JS = [
 ];
 
 function parseArgs(argv) {
-  const o = { target: hostTarget(), out: path.join(root, 'dist-vsix'), build: true, json: false };
+  const o = { target: hostTarget(), out: path.join(root, 'dist-vsix'), build: true, json: false, verbose: false, force: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--target') o.target = argv[++i];
     else if (a === '--out') o.out = path.resolve(argv[++i]);
     else if (a === '--skip-build') o.build = false;
     else if (a === '--json') o.json = true;
+    else if (a === '--verbose') o.verbose = true;
+    else if (a === '--force') o.force = true;
     else throw new Error(`unknown argument ${a}`);
   }
   if (!TARGETS.includes(o.target)) throw new Error(`unknown target ${o.target}; one of ${TARGETS.join(', ')}`);
@@ -98,20 +112,93 @@ export async function packageVsix(opts) {
     if (!fs.existsSync(path.join(root, f))) throw new Error(`${f} is missing; run npm run build`);
   }
   if (!PREBUILT.has(o.target)) checkLinuxAddon(o.target);
-  const ignoreFile = ignoreFileFor(o.target);
   fs.mkdirSync(o.out, { recursive: true });
   const vsix = path.join(o.out, `mcc-vscode-${o.target}.vsix`);
+  const stampFile = `${vsix}.inputs.json`;
+  const digest = inputsDigest(o.target);
+  const stamp = readJson(stampFile);
+  if (!o.force && stamp?.digest === digest && fs.existsSync(vsix)) {
+    // As fresh as its inputs: later mtime checks (the VSIX and e2e tests) see it so.
+    const now = new Date();
+    fs.utimesSync(vsix, now, now);
+    for (const w of stamp.warnings ?? []) process.stderr.write(`package: vsce warns: ${w}\n`);
+    return { vsix, target: o.target, ms: Date.now() - started, bytes: fs.statSync(vsix).size, files: stamp.files, warnings: stamp.warnings ?? [], reused: true };
+  }
+  fs.rmSync(stampFile, { force: true });
+  const ignoreFile = ignoreFileFor(o.target);
   fs.rmSync(vsix, { force: true });
   const vsce = path.join(root, 'node_modules', '@vscode', 'vsce', 'vsce');
-  run(process.execPath, [
-    vsce, 'package',
-    '--target', o.target,
-    '--out', vsix,
-    '--allow-missing-repository', // private for now; no repository URL to link
-    ...(ignoreFile ? ['--ignoreFile', ignoreFile] : []),
-  ], { stdio: o.json ? ['ignore', 'ignore', 'inherit'] : 'inherit' });
-  if (ignoreFile) fs.rmSync(path.dirname(ignoreFile), { recursive: true, force: true });
-  return { vsix, target: o.target, ms: Date.now() - started };
+  let out;
+  try {
+    out = runVsce(vsce, ['package', '--target', o.target, '--out', vsix, ...(ignoreFile ? ['--ignoreFile', ignoreFile] : [])]);
+  } finally {
+    if (ignoreFile) fs.rmSync(path.dirname(ignoreFile), { recursive: true, force: true });
+  }
+  if (o.verbose) process.stderr.write(out);
+  const warnings = vsceWarnings(out);
+  for (const w of warnings) process.stderr.write(`package: vsce warns: ${w}\n`);
+  const files = Number(/\((\d+) files?,/.exec(out)?.[1]) || undefined;
+  fs.writeFileSync(stampFile, JSON.stringify({ digest, files, warnings }) + '\n');
+  return { vsix, target: o.target, ms: Date.now() - started, bytes: fs.statSync(vsix).size, files, warnings, reused: false };
+}
+
+/**
+ * A digest of everything a VSIX of this target is made from: the manifest,
+ * docs, ignore rules, the built files, media, node-pty's runtime files and
+ * addon, vsce's version. Generous on purpose: a file too many only costs a
+ * repackage.
+ */
+function inputsDigest(target) {
+  const h = createHash('sha256');
+  h.update(`${target}\0${readJson(path.join(root, 'node_modules', '@vscode', 'vsce', 'package.json'))?.version}\0`);
+  const pty = 'node_modules/node-pty';
+  const files = [
+    'package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', '.vscodeignore',
+    ...listFiles('dist'), ...listFiles('media'),
+    `${pty}/package.json`, `${pty}/LICENSE`, ...listFiles(`${pty}/lib`), ...listFiles(`${pty}/build/Release`), ...listFiles(`${pty}/prebuilds/${target}`),
+  ];
+  for (const f of files) {
+    const abs = path.join(root, f);
+    h.update(`${f}\0`);
+    if (fs.existsSync(abs)) h.update(`${fs.statSync(abs).mode}\0`).update(fs.readFileSync(abs));
+    h.update('\0');
+  }
+  return h.digest('hex');
+}
+
+function listFiles(dir) {
+  const abs = path.join(root, dir);
+  if (!fs.existsSync(abs)) return [];
+  return fs.readdirSync(abs, { recursive: true, withFileTypes: true })
+    .filter((d) => d.isFile())
+    .map((d) => path.relative(root, path.join(d.parentPath ?? d.path, d.name)).split(path.sep).join('/'))
+    .sort();
+}
+
+function readJson(file) {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Runs vsce with its output captured: shown whole only when it fails. */
+function runVsce(vsce, args) {
+  const r = spawnSync(process.execPath, [vsce, ...args], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FORCE_COLOR: '0' } });
+  const out = `${r.stdout ?? ''}${r.stderr ?? ''}`;
+  if (r.status !== 0) {
+    process.stderr.write(out);
+    throw new Error(`vsce ${args[0]} failed (${r.status ?? r.signal}); its output is above`);
+  }
+  return out;
+}
+
+/** vsce's warnings: its WARNING lines and the "file is large" note it puts under the tree. */
+export function vsceWarnings(output) {
+  // eslint-disable-next-line no-control-regex
+  const lines = output.replace(/\x1b\[[0-9;]*m/g, '').split('\n').map((l) => l.trim());
+  return lines.filter((l) => /^WARNING\b/.test(l) || /^The file .+ is large\b/.test(l));
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
@@ -119,7 +206,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     const o = parseArgs(process.argv.slice(2));
     const r = await packageVsix(o);
     if (o.json) console.log(JSON.stringify(r));
-    else console.log(`packaged ${path.relative(root, r.vsix)} (${r.target}) in ${(r.ms / 1000).toFixed(1)} s`);
+    else console.log(`${r.reused ? 'unchanged, kept' : 'packaged'} ${path.relative(root, r.vsix)} (${r.target}, ${r.files ?? '?'} files, ${(r.bytes / 1024).toFixed(0)} KB) in ${(r.ms / 1000).toFixed(1)} s`);
   } catch (err) {
     console.error(`package: ${err.message}`);
     process.exit(1);

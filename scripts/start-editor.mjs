@@ -37,7 +37,8 @@ function step(name, fn) {
   return Promise.resolve(r).then((v) => { log(`${name}: done in ${((Date.now() - t) / 1000).toFixed(1)}s`); return v; });
 }
 
-const { vsix } = await step('building and packaging the VSIX', () => packageVsix({ json: false }));
+const { vsix, reused } = await step('building and packaging the VSIX', () => packageVsix({ json: false }));
+if (reused) log('the VSIX is unchanged since the last run: kept it');
 
 await step('setting up code-server (first run: a few minutes)', () => {
   const r = spawnSync(process.execPath, [path.join(root, 'scripts', 'e2e-setup.mjs')], { stdio: 'inherit' });
@@ -70,9 +71,25 @@ await step('installing the VSIX', () => {
       'mcc.terminal.reveal': 'always',
     }, null, 2));
   }
-  const r = spawnSync(paths.node, [paths.codeServer, '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir, '--force', '--install-extension', vsix], { env, encoding: 'utf8' });
+  const cli = (...args) => spawnSync(paths.node, [paths.codeServer, '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir, ...args], { env, encoding: 'utf8' });
+  // This extension under an earlier id (the publisher changed before 0.1) would run next to it.
+  for (const old of staleInstalls()) {
+    log(`removing ${old}, this extension under an earlier id`);
+    cli('--uninstall-extension', old);
+  }
+  const r = cli('--force', '--install-extension', vsix);
   if (r.status !== 0) throw new Error(`installing ${vsix} failed:\n${r.stdout}\n${r.stderr}`);
 });
+
+/** Ids of this extension installed in the demo profile under another publisher. */
+function staleInstalls() {
+  const { publisher, name } = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+  if (!fs.existsSync(extensionsDir)) return [];
+  const ids = fs.readdirSync(extensionsDir)
+    .map((d) => new RegExp(`^([a-z0-9-]+\\.${name})-\\d`).exec(d)?.[1])
+    .filter((id) => id && id !== `${publisher}.${name}`);
+  return [...new Set(ids)];
+}
 
 const password = randomBytes(12).toString('base64url');
 if (auth === 'password') env.PASSWORD = password;

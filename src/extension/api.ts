@@ -1,4 +1,4 @@
-// What the extension exports (vscode.extensions.getExtension('mcc.mcc-vscode').exports),
+// What the extension exports (vscode.extensions.getExtension('c-research.mcc-vscode').exports),
 // for the end-to-end tests and for other extensions:
 //   ready          resolves once the server has started and the catalog is loaded
 //                  (rejects when the server could not start)

@@ -6,11 +6,11 @@ import { dirname, basename, isAbsolute } from 'node:path';
 import { EMPTY_CATALOG, loadCatalog, logCatalogDiagnostics } from '../core/catalog/load';
 import type { Catalog } from '../core/catalog/types';
 import type { Logger } from '../core/host';
+import { catalogFingerprint } from './catalog-fingerprint';
 import { resolveCatalogPaths } from './catalog-paths';
 import type { CatalogDiagnostics } from './diagnostics';
 import type { ServerHost } from './server-host';
 import type { Settings } from './settings';
-
 
 export class CatalogController implements vscode.Disposable {
   private watchers: vscode.Disposable[] = [];
@@ -18,6 +18,8 @@ export class CatalogController implements vscode.Disposable {
   private loading: Promise<void> = Promise.resolve();
   private current: Catalog = EMPTY_CATALOG;
   private hasFiles = false;
+  /** catalogFingerprint of what the last load read. */
+  private loadedFingerprint: string | undefined;
   private readonly changed = new vscode.EventEmitter<Catalog>();
   /** Fires after every load (the definition provider bumps its version). */
   readonly onDidChange = this.changed.event;
@@ -41,13 +43,29 @@ export class CatalogController implements vscode.Disposable {
 
   /** Loads now; loads never overlap. */
   reload(): Promise<void> {
-    const next = this.loading.catch(() => undefined).then(() => this.load());
+    return this.enqueue(() => this.load(false));
+  }
+
+  // A watcher's reload: skipped when the files are byte for byte what the last
+  // load read. Checked inside the queue, so it compares with a finished load.
+  private reloadIfChanged(): Promise<void> {
+    return this.enqueue(() => this.load(true));
+  }
+
+  private enqueue(step: () => Promise<void>): Promise<void> {
+    const next = this.loading.catch(() => undefined).then(step);
     this.loading = next;
     return next;
   }
 
-  private async load(): Promise<void> {
+  private async load(onlyIfChanged: boolean): Promise<void> {
     const paths = resolveCatalogPaths(this.settings().catalogs, folders());
+    // Taken before reading: an edit during the load makes the next event reload again.
+    const fingerprint = await catalogFingerprint(paths.existing);
+    if (onlyIfChanged && fingerprint === this.loadedFingerprint) {
+      this.logger.debug('catalog files unchanged: not reloaded');
+      return;
+    }
     this.hasFiles = paths.existing.length > 0;
     await vscode.commands.executeCommand('setContext', 'mcc.hasCatalog', this.hasFiles);
     let catalog: Catalog;
@@ -60,12 +78,17 @@ export class CatalogController implements vscode.Disposable {
       this.logger.info(`catalog loaded: ${catalog.tools.size} tool(s) from ${catalog.files.length} file(s)`);
     }
     this.current = catalog;
+    this.loadedFingerprint = fingerprint;
     this.diagnostics.show(catalog.diagnostics);
     this.host.setCatalog(catalog);
     this.changed.fire(catalog);
   }
 
-  /** (Re)creates the watchers for the configured paths; a change reloads, debounced. */
+  /**
+   * (Re)creates the watchers for the configured paths; a change reloads,
+   * debounced, and only when the files changed. A folder is watched as the
+   * loader reads it: its own *.yaml / *.yml, not its subfolders.
+   */
   watch(): void {
     this.disposeWatchers();
     const entries = this.settings().catalogs;
@@ -73,11 +96,11 @@ export class CatalogController implements vscode.Disposable {
     for (const entry of entries) {
       if (isAbsolute(entry)) {
         patterns.push(new vscode.RelativePattern(vscode.Uri.file(dirname(entry)), basename(entry)));
-        patterns.push(new vscode.RelativePattern(vscode.Uri.file(entry), '**/*.{yaml,yml}'));
+        patterns.push(new vscode.RelativePattern(vscode.Uri.file(entry), '*.{yaml,yml}'));
       } else {
         for (const f of vscode.workspace.workspaceFolders ?? []) {
           patterns.push(new vscode.RelativePattern(f, entry));
-          patterns.push(new vscode.RelativePattern(f, `${entry.replace(/\/+$/, '')}/**/*.{yaml,yml}`));
+          patterns.push(new vscode.RelativePattern(f, `${entry.replace(/\/+$/, '')}/*.{yaml,yml}`));
         }
       }
     }
@@ -92,7 +115,7 @@ export class CatalogController implements vscode.Disposable {
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      this.reload().catch((e: unknown) => this.logger.error(`catalog reload failed: ${String(e)}`));
+      this.reloadIfChanged().catch((e: unknown) => this.logger.error(`catalog reload failed: ${String(e)}`));
     }, 250);
   }
 

@@ -18,6 +18,7 @@ import { Terminals } from './terminals';
 import { registerToolCommands } from './tool-commands';
 import { ToolsTree } from './tools-tree';
 import { Trust } from './trust';
+import { ValueDocuments } from './value-documents';
 import { workspaceSessionKey } from './workspace-key';
 
 let host: ServerHost | undefined;
@@ -78,11 +79,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<MccApi
   sub(definitions, definitions.register(), catalog.onDidChange(() => definitions.bump()));
   sub(toDisposable(server.onDidChangeState((s) => s === 'running' && definitions.bump())));
 
-  const sessions = new SessionsTree(server, sessionKey, () => trust.trusted);
+  // The identity keys shown (`tools`) follow the catalog, so a reload refreshes the view too.
+  const sessions = new SessionsTree(server, sessionKey, () => trust.trusted, catalog.onDidChange);
   const tools = new ToolsTree(catalog, () => trust.trusted);
   const status = new StatusBar(server, catalog, () => trust.trusted);
-  sub(sessions, tools, status);
-  sub(...registerServerCommands(server, log), ...registerSessionCommands(server, sessions, sessionKey), ...registerToolCommands(server, catalog, sessionKey));
+  const documents = new ValueDocuments(server);
+  sub(sessions, tools, status, documents);
+  sub(...registerServerCommands(server, log), ...registerSessionCommands(server, sessions, sessionKey, documents), ...registerToolCommands(server, catalog, sessionKey));
 
   sub(
     trust.onDidGrant(() => {

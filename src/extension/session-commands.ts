@@ -9,6 +9,7 @@ import type { BucketNode, EntryNode, SessionNode } from './sessions-model';
 import { sessionJson } from './sessions-model';
 import type { ServerHost } from './server-host';
 import type { SessionsTree } from './sessions-tree';
+import type { ValueDocuments } from './value-documents';
 import { parseValueInput, prettyJson, shortKey, VALUE_PROMPT, valueToInput } from './value-format';
 
 interface Target {
@@ -16,7 +17,7 @@ interface Target {
   sessionKey: string;
 }
 
-export function registerSessionCommands(host: ServerHost, tree: SessionsTree, sessionKey: string): vscode.Disposable[] {
+export function registerSessionCommands(host: ServerHost, tree: SessionsTree, sessionKey: string, documents: ValueDocuments): vscode.Disposable[] {
   const own = (): Target => ({ user: host.owner.user, sessionKey });
   const store = (): SessionStoreApi | undefined => {
     const s = host.store;
@@ -63,6 +64,10 @@ export function registerSessionCommands(host: ServerHost, tree: SessionsTree, se
     vscode.commands.registerCommand('mcc.sessions.editValue', async (node?: EntryNode) => {
       const s = store();
       if (!s || !node || node.kind !== 'variable') return;
+      // Lists and objects get an editor tab of formatted JSON, saved back on save.
+      if (typeof node.value === 'object' && node.value !== null) {
+        return guarded('Edit Value', () => documents.show({ user: node.user, sessionKey: node.sessionKey, name: node.name }));
+      }
       const value = await askValue(`Edit '${node.name}' (${node.user})`, valueToInput(node.value));
       if (value === undefined) return;
       await guarded('Edit Value', () => s.set(node.user, node.sessionKey, node.name, value.value));
@@ -109,14 +114,15 @@ async function askValue(title: string, initial: string): Promise<{ value: unknow
     prompt: VALUE_PROMPT,
     value: initial,
     ignoreFocusOut: true,
+    // Notes are info or warnings, never errors: Enter always stores (text, when it is not JSON).
     validateInput: (v) => {
-      const r = parseValueInput(v);
-      return r.ok ? undefined : r.error;
+      const note = parseValueInput(v).note;
+      if (!note) return undefined;
+      return { message: note.message, severity: note.severity === 'warning' ? vscode.InputBoxValidationSeverity.Warning : vscode.InputBoxValidationSeverity.Info };
     },
   });
   if (text === undefined) return undefined;
-  const r = parseValueInput(text);
-  return r.ok ? { value: r.value } : undefined;
+  return { value: parseValueInput(text).value };
 }
 
 function bucketUser(n: SessionNode): string {

@@ -18,9 +18,12 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscod
     private readonly host: ServerHost,
     private readonly sessionKey: string,
     private readonly trusted: () => boolean,
+    /** A catalog reload: the `tools` identity key of every bucket may change. */
+    catalogChanged: vscode.Event<unknown>,
   ) {
     this.view = vscode.window.createTreeView(SESSIONS_VIEW, { treeDataProvider: this, showCollapseAll: true });
-    this.subs.push(this.view, this.changed, host.onDidChangeStore(() => this.refreshSoon()), host.onDidChangeState(() => this.refreshSoon()));
+    const soon = (): void => this.refreshSoon();
+    this.subs.push(this.view, this.changed, host.onDidChangeStore(soon), host.onDidChangeState(soon), catalogChanged(soon));
     // Relative times ("active 5m ago", "expires in 3h") go stale without a change.
     const tick = setInterval(() => this.refresh(), 30_000);
     this.subs.push({ dispose: () => clearInterval(tick) });

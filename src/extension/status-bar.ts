@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import type { CatalogController } from './catalog';
 import type { ServerHost } from './server-host';
-import { statusText } from './status-text';
+import { STATUS_MENU, statusText } from './status-text';
 
 export const STATUS_MENU_COMMAND = 'mcc.statusMenu';
 
@@ -44,12 +44,6 @@ export class StatusBar implements vscode.Disposable {
 }
 
 export async function showStatusMenu(): Promise<void> {
-  const items: (vscode.QuickPickItem & { command: string })[] = [
-    { label: '$(debug-restart) Restart Server', command: 'mcc.restartServer' },
-    { label: '$(output) Show Logs', command: 'mcc.showLogs' },
-    { label: '$(copy) Copy Connection Config', description: 'URL and token for another MCP client', command: 'mcc.copyConnectionConfig' },
-    { label: '$(refresh) Reload Catalog', command: 'mcc.reloadCatalog' },
-  ];
-  const picked = await vscode.window.showQuickPick(items, { title: 'MCC', placeHolder: 'MCP server actions' });
+  const picked = await vscode.window.showQuickPick([...STATUS_MENU], { title: 'MCC', placeHolder: 'MCP server actions' });
   if (picked) await vscode.commands.executeCommand(picked.command);
 }

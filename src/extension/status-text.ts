@@ -34,3 +34,14 @@ export function statusText(i: StatusInfo): { text: string; tooltip: string } {
     }
   }
 }
+
+/**
+ * The status bar menu, first item preselected: a harmless look (the logs)
+ * first, the restart that drops live connections last.
+ */
+export const STATUS_MENU: readonly { label: string; description?: string; command: string }[] = [
+  { label: '$(output) Show Logs', command: 'mcc.showLogs' },
+  { label: '$(copy) Copy Connection Config', description: 'URL and token for another MCP client', command: 'mcc.copyConnectionConfig' },
+  { label: '$(refresh) Reload Catalog', command: 'mcc.reloadCatalog' },
+  { label: '$(debug-restart) Restart Server', description: 'drops live MCP connections; clients reconnect', command: 'mcc.restartServer' },
+];

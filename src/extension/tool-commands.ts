@@ -4,10 +4,12 @@ import * as vscode from 'vscode';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ToolDef } from '../core/catalog/types';
+import type { ToolCallResult } from '../core/tool-result';
 import type { CatalogController } from './catalog';
 import { callerParams, type ToolNode } from './tools-model';
 import { paramInitialValue, paramPlaceholder, paramPrompt, parseParamInput } from './param-input';
 import type { ServerHost } from './server-host';
+import { resultSummary } from './run-summary';
 import { STARTER_CATALOG } from './starter-catalog';
 
 export function registerToolCommands(host: ServerHost, catalog: CatalogController, sessionKey: string): vscode.Disposable[] {
@@ -52,7 +54,7 @@ export function registerToolCommands(host: ServerHost, catalog: CatalogControlle
           return runtime.execute(host.owner, sessionKey, tool.key, params, { signal: abort.signal });
         },
       );
-      void showResult(tool, result.text, result.isError);
+      void showResult(tool, result);
       return result;
     }),
 
@@ -95,14 +97,12 @@ async function askParams(tool: ToolDef): Promise<Record<string, unknown> | undef
   return out;
 }
 
-async function showResult(tool: ToolDef, text: string, isError: boolean): Promise<void> {
-  const oneLine = text.trim().split('\n').length === 1 && text.length <= 200;
-  const summary = oneLine ? text.trim() : `${text.trim().split('\n').length} lines`;
+async function showResult(tool: ToolDef, result: ToolCallResult): Promise<void> {
   const open = 'Open Result';
-  const show = isError ? vscode.window.showErrorMessage : vscode.window.showInformationMessage;
-  const answer = await show(`MCC ${tool.key}${isError ? ' failed' : ''}: ${summary || '(no output)'}`, open);
+  const show = result.isError ? vscode.window.showErrorMessage : vscode.window.showInformationMessage;
+  const answer = await show(`MCC ${tool.key}${result.isError ? ' failed' : ''}: ${resultSummary(result)}`, open);
   if (answer === open) {
-    const doc = await vscode.workspace.openTextDocument({ content: text, language: tool.kind === 'fn' && !isError ? 'json' : 'plaintext' });
+    const doc = await vscode.workspace.openTextDocument({ content: result.text, language: tool.kind === 'fn' && !result.isError ? 'json' : 'plaintext' });
     await vscode.window.showTextDocument(doc, { preview: true });
   }
 }

@@ -1,5 +1,6 @@
 // What the Tools view shows: groups (the key without its last part), then
 // the tools of each group, as plain data for tools-tree.ts.
+import { formatParamLines, formatParamList, returnType } from '../core/catalog/signature';
 import type { ToolDef } from '../core/catalog/types';
 import type { Collapsible } from './sessions-model';
 
@@ -17,6 +18,7 @@ export interface ToolNode {
   id: string;
   label: string;
   description: string;
+  /** Markdown: rendered, so a description's own headings and lists show as such. */
   tooltip: string;
   contextValue: 'mcc.tool';
   icon: string;
@@ -48,17 +50,40 @@ export function toolGroups(tools: Iterable<ToolDef>): GroupNode[] {
     }));
 }
 
-export function toolNodes(group: GroupNode, signature: (t: ToolDef) => string): ToolNode[] {
+export function toolNodes(group: GroupNode): ToolNode[] {
   return group.tools.map((t) => ({
     kind: 'tool' as const,
     id: `t:${t.key}`,
     label: t.name,
     description: firstLine(t.description),
-    tooltip: signature(t),
+    tooltip: toolTooltip(t),
     contextValue: 'mcc.tool' as const,
     icon: t.kind === 'fn' ? 'symbol-method' : 'terminal',
     tool: t,
   }));
+}
+
+/**
+ * A tool's hover as Markdown: the signature as code (the line an agent sees
+ * in `search`, without its `##`), the params as a list, then the catalog's
+ * description as the author wrote it (Markdown), and the example as code.
+ */
+export function toolTooltip(tool: ToolDef): string {
+  const parts = [fence(`${tool.key} ${formatParamList(tool)} -> ${returnType(tool)}`)];
+  const params = formatParamLines(tool);
+  if (params.length) parts.push(params.join('\n'));
+  const desc = tool.description.trim();
+  if (desc) parts.push(desc);
+  const example = tool.example?.trim();
+  if (example) parts.push(`Example:\n${fence(example)}`);
+  return parts.join('\n\n');
+}
+
+/** A code block whose fence no line of the text can close. */
+function fence(text: string): string {
+  const longest = Math.max(2, ...(text.match(/`+/g) ?? []).map((m) => m.length));
+  const f = '`'.repeat(longest + 1);
+  return `${f}text\n${text}\n${f}`;
 }
 
 /** The params a caller supplies (overrides are hidden from everyone). */

@@ -1,7 +1,6 @@
-// The Tools view: group -> tool, the signature as tooltip; clicking a tool
+// The Tools view: group -> tool, the signature and description as tooltip; clicking a tool
 // opens its definition.
 import * as vscode from 'vscode';
-import { formatSignature } from '../core/catalog/signature';
 import type { CatalogController } from './catalog';
 import { collapsibleState } from './sessions-tree';
 import { toolGroups, toolNodes, type ToolsNode } from './tools-model';
@@ -41,7 +40,7 @@ export class ToolsTree implements vscode.TreeDataProvider<ToolsNode>, vscode.Dis
 
   getChildren(node?: ToolsNode): ToolsNode[] {
     if (!node) return toolGroups(this.catalog.catalog.tools.values());
-    return node.kind === 'group' ? toolNodes(node, formatSignature) : [];
+    return node.kind === 'group' ? toolNodes(node) : [];
   }
 
   getTreeItem(n: ToolsNode): vscode.TreeItem {
@@ -56,7 +55,8 @@ export class ToolsTree implements vscode.TreeDataProvider<ToolsNode>, vscode.Dis
     const item = new vscode.TreeItem(n.label, vscode.TreeItemCollapsibleState.None);
     item.id = n.id;
     item.description = n.description;
-    item.tooltip = new vscode.MarkdownString().appendCodeblock(n.tooltip, 'text');
+    // Catalog text: rendered, but untrusted (no command links) and without HTML.
+    item.tooltip = new vscode.MarkdownString(n.tooltip);
     item.contextValue = n.contextValue;
     item.iconPath = new vscode.ThemeIcon(n.icon);
     item.command = { command: 'mcc.tools.openDefinition', title: 'Open Definition', arguments: [n] };

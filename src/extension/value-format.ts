@@ -28,31 +28,53 @@ export function prettyJson(v: unknown): string {
   return JSON.stringify(v, null, 2) ?? 'null';
 }
 
-export type ParsedValue = { ok: true; value: unknown } | { ok: false; error: string };
+/** What the value box will store, and what it says about it before Enter. */
+export interface ParsedValue {
+  value: unknown;
+  /** Shown under the box while typing; a warning never blocks Enter. */
+  note?: { message: string; severity: 'info' | 'warning' };
+}
 
 /**
- * The edit box takes JSON, strictly: text is stored only when it parses,
- * so a typo of a literal (`tru`, `nul`, `1O00`) is refused instead of
- * silently becoming a string. A string is entered quoted ("10.0.0.5"); the
- * error message shows how, with the user's own text.
+ * The value box reads JSON (`"text"`, 42, true, null, [1, 2], {"k": "v"}).
+ * Text that is not JSON is not refused: the box says, before Enter, that it
+ * will be stored as that text, so a typo of a literal (`tru`) is seen, not
+ * silently stored, and a plain word is one keystroke. JSON scalars that are
+ * not strings say their type, since `1000` and `"1000"` differ.
  */
 export function parseValueInput(text: string): ParsedValue {
   const t = text.trim();
-  if (t === '') return { ok: false, error: `Enter a JSON value: ${JSON_EXAMPLES}.` };
+  if (t === '') return { value: '', note: { message: 'Empty: Enter stores the empty text "".', severity: 'info' } };
+  let value: unknown;
   try {
-    return { ok: true, value: JSON.parse(t) as unknown };
+    value = JSON.parse(t) as unknown;
   } catch (e) {
-    const why = `Not valid JSON (${(e as Error).message.replace(/\.$/, '')}).`;
-    if (/^'.*'$/s.test(t)) return { ok: false, error: `${why} JSON strings use double quotes: ${JSON.stringify(t.slice(1, -1))}` };
-    if (!/^["[{]/.test(t)) return { ok: false, error: `${why} To store it as text, put it in double quotes: ${JSON.stringify(t)}` };
-    return { ok: false, error: why };
+    const why = /^['"[{]/.test(t) ? ` (${jsonError(e, t)})` : '';
+    return { value: t, note: { message: `Not JSON${why}: Enter stores it as the text ${JSON.stringify(truncate(t, 60))}.`, severity: 'warning' } };
   }
+  const kind = valueKind(value);
+  if (kind === 'number' || kind === 'boolean' || kind === 'null') {
+    return { value, note: { message: `Stored as ${kind === 'null' ? 'null' : `the ${kind} ${t}`}; in double quotes it is text.`, severity: 'info' } };
+  }
+  return { value };
 }
 
-const JSON_EXAMPLES = '"text" (strings in double quotes), 42, true, null, [1, 2] or {"k": "v"}';
+/** A JSON.parse error with its position as line and column, for a person. */
+export function jsonError(e: unknown, text: string): string {
+  // V8 quotes the whole text in some messages ("Unexpected token '}', "{…}" is not valid JSON"): keep the head.
+  const msg = (e instanceof Error ? e.message : String(e)).replace(/, ".*" is not valid JSON$/s, '').replace(/\.$/, '');
+  const at = /at position (\d+)/.exec(msg);
+  if (!at) return msg;
+  const before = text.slice(0, Number(at[1]));
+  const line = before.split('\n').length;
+  const column = before.length - before.lastIndexOf('\n');
+  return `${msg.replace(/\s*(in JSON )?at position \d+.*$/, '')} at line ${line}, column ${column}`;
+}
 
-/** The edit box's prompt. */
-export const VALUE_PROMPT = `A JSON value: ${JSON_EXAMPLES}.`;
+const JSON_EXAMPLES = '"text", 42, true, null, [1, 2] or {"k": "v"}';
+
+/** The value box's prompt. */
+export const VALUE_PROMPT = `A JSON value (${JSON_EXAMPLES}); anything else is stored as text.`;
 
 /** The edit box's starting text for a value: its JSON. */
 export function valueToInput(v: unknown): string {

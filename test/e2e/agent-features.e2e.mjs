@@ -7,45 +7,25 @@
 // expose mode.
 //
 //   node scripts/e2e-test.mjs test/e2e/agent-features.e2e.mjs   (packages first)
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { launchEditor, withFailureScreenshot } from './harness.mjs';
-import { eventually, freshVsix, sleep, workspaceCopy } from './suite-helpers.mjs';
-
-const here = path.dirname(fileURLToPath(import.meta.url));
-const T = (tool) => `mcp_mcc_${tool}`;
-const checks = [path.join(here, 'checks', 'mcc-checks.cjs')];
+import { eventually, mccEditor, sleep, T } from './mcc-helpers.mjs';
 
 const liveNames = async (editor) => (await editor.host.tools('mcp_mcc_')).map((t) => t.name).sort();
 
 describe('agent features in a real VS Code', { timeout: 300_000 }, () => {
-  let editor;
-  let workspace;
-  const step = (name, fn) => withFailureScreenshot(() => editor, name, fn);
-
-  before(async () => {
-    const vsix = await freshVsix();
-    workspace = workspaceCopy();
-    editor = await launchEditor({
-      name: 'mcc-agent-features',
-      vsixOrExtensionDir: vsix,
-      workspaceFolder: workspace,
-      checks,
-      // The chat view (for the `/` menu) is off in the quiet defaults.
-      settings: { 'mcc.identity.user': 'e2e-agent', 'chat.disableAIFeatures': false },
-    });
-    await editor.host.check('mccInfo');
+  const m = mccEditor({
+    name: 'mcc-agent-features',
+    // The chat view (for the `/` menu) is off in the quiet defaults.
+    settings: { 'chat.disableAIFeatures': false },
+    ready: (editor) => editor.host.check('mccInfo'),
   });
-
-  after(async () => {
-    await editor?.close();
-    if (workspace) fs.rmSync(workspace, { recursive: true, force: true });
-  });
+  const step = m.step;
 
   test('by default (auto, a small catalog) each catalog tool is its own tool next to the catalog tools', step('direct-listed', async () => {
+    const editor = m.editor;
     await editor.startMcpServers({ tool: T('e2e__show_ctx') });
     const names = await liveNames(editor);
     for (const n of ['e2e__show_ctx', 'e2e__bump', 'search', 'execute', 'describe_tools', 'get_session', 'set_session']) {
@@ -59,7 +39,8 @@ describe('agent features in a real VS Code', { timeout: 300_000 }, () => {
   }));
 
   test('a catalog edit adds a direct tool; VS Code lists it and vscode.lm.invokeTool runs it', step('direct-added', async () => {
-    const file = path.join(workspace, 'tools.yaml');
+    const editor = m.editor;
+    const file = path.join(m.workspace, 'tools.yaml');
     fs.appendFileSync(file, [
       '',
       '  - name: greet',
@@ -79,6 +60,7 @@ describe('agent features in a real VS Code', { timeout: 300_000 }, () => {
   }));
 
   test('called without its required parameter, VS Code asks for it (elicitation) and the answer runs the tool', step('elicitation', async () => {
+    const editor = m.editor;
     // invokeTool waits for the answer; the person answers in VS Code's own UI meanwhile.
     const call = editor.host.call('invokeTool', { name: T('e2e__greet'), input: {} });
     const respond = editor.page.locator('text=Respond').first();
@@ -95,6 +77,7 @@ describe('agent features in a real VS Code', { timeout: 300_000 }, () => {
   }));
 
   test("MCC's prompts are in the chat input's / menu; explain_tool's key completes from our server and resolves", step('prompts', async () => {
+    const editor = m.editor;
     await editor.host.executeCommand('workbench.action.chat.open');
     await editor.host.executeCommand('workbench.action.chat.focusInput');
     await sleep(500);
@@ -130,6 +113,7 @@ describe('agent features in a real VS Code', { timeout: 300_000 }, () => {
   }));
 
   test('switching mcc.tools.expose to catalog removes the direct tools from VS Code at once (no restart)', step('expose-switch', async () => {
+    const editor = m.editor;
     await editor.host.updateConfiguration('mcc.tools', 'expose', 'catalog');
     const names = await eventually(async () => {
       const n = await liveNames(editor);

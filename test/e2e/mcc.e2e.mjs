@@ -14,75 +14,16 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { launchEditor, withFailureScreenshot } from './harness.mjs';
-import { eventually, freshVsix, workspaceCopy } from './suite-helpers.mjs';
-
-const here = path.dirname(fileURLToPath(import.meta.url));
-const EXT_ID = 'mcc.mcc-vscode';
-const OWNER = 'e2e-owner';
-// VS Code names MCP tools mcp_<serverInfo.name>_<tool>; our server is `mcc`.
-const T = (tool) => `mcp_mcc_${tool}`;
-const OUR_TOOLS = ['search', 'execute', 'describe_tools', 'get_session', 'set_session'].map(T);
-const checks = [path.join(here, 'checks', 'mcc-checks.cjs')];
-
-/** Rows of a tree view as "label description" (e.g. 'target "10.0.0.5"'), top to bottom. */
-async function viewRows(editor, viewId, { allowEmpty = false, timeoutMs = 15_000 } = {}) {
-  const rows = await editor.viewRows(viewId);
-  if (!allowEmpty) await rows.first().waitFor({ timeout: timeoutMs });
-  const items = await rows.evaluateAll((els) => els
-    .map((e) => ({
-      index: Number(e.dataset.index),
-      label: e.querySelector('.label-name')?.textContent?.trim() ?? e.innerText.trim(),
-      description: e.querySelector('.label-description')?.textContent?.trim() ?? '',
-    }))
-    .sort((a, b) => a.index - b.index));
-  return items.map((i) => `${i.label} ${i.description}`.trim());
-}
-
-/** A view row (Playwright locator) by its exact label. */
-async function rowLocator(editor, viewId, label) {
-  const rows = await editor.viewRows(viewId);
-  return rows.filter({ has: editor.page.locator('.label-name', { hasText: new RegExp(`^\\s*${label}\\s*$`) }) }).first();
-}
-
-/** get_session through VS Code's MCP client: the JSON-decoded value. */
-async function getSession(editor, name) {
-  const { result } = await editor.invokeTool(T('get_session'), { name });
-  try {
-    return JSON.parse(result.text);
-  } catch {
-    throw new Error(`get_session ${name} did not answer JSON: ${result.text}`);
-  }
-}
-
-/** The views' names, as their panes and lists are labelled in the DOM (package.json). */
-const VIEW_NAMES = { 'mcc.sessions': 'Sessions', 'mcc.tools': 'Tools' };
-
-/**
- * The text inside one MCC view's pane body: its rows, its message, or its
- * viewsWelcome (text and buttons). Only that pane in the side bar, never
- * the rest of the page.
- */
-async function viewPaneText(editor, viewId) {
-  await editor.viewRows(viewId); // opens and focuses the view
-  const name = VIEW_NAMES[viewId];
-  const pane = editor.page.locator('.part.sidebar .pane').filter({
-    has: editor.page.locator(`.pane-header :is(.title, h3)`, { hasText: new RegExp(`^\\s*${name}\\s*$`, 'i') }),
-  });
-  const body = pane.first().locator('.pane-body');
-  await body.waitFor({ state: 'visible', timeout: 15_000 });
-  return body.innerText();
-}
-
-function rowFor(rows, name) {
-  return rows.find((r) => r === name || r.startsWith(`${name} `));
-}
+import {
+  checks, clickMenuItem, eventually, freshVsix, getSession, OUR_TOOLS, OWNER, rowFor, rowLocator, T, viewPaneText, viewRows, workspaceCopy,
+} from './mcc-helpers.mjs';
 
 describe('MCC in a real VS Code (trusted workspace)', { timeout: 420_000 }, () => {
   let editor;
   let workspace;
   let info;
+  let activatedOnItsOwn;
   const step = (name, fn) => withFailureScreenshot(() => editor, name, fn);
 
   before(async () => {
@@ -100,6 +41,8 @@ describe('MCC in a real VS Code (trusted workspace)', { timeout: 420_000 }, () =
         'terminal.integrated.gpuAcceleration': 'off',
       },
     });
+    // Nothing here activates it: the workspace's tools.yaml does (workspaceContains).
+    activatedOnItsOwn = await eventually(() => editor.host.check('isActive'), { timeoutMs: 30_000 }).catch(() => false);
     info = await editor.host.check('mccInfo');
   });
 
@@ -108,11 +51,12 @@ describe('MCC in a real VS Code (trusted workspace)', { timeout: 420_000 }, () =
     if (workspace) fs.rmSync(workspace, { recursive: true, force: true });
   });
 
-  test('the extension comes from the installed VSIX, not the source folder', step('installed', async () => {
+  test('the extension comes from the installed VSIX, not the source folder, and a workspace catalog activates it', step('installed', async () => {
+    assert.equal(activatedOnItsOwn, true, 'tools.yaml in the workspace did not activate the extension');
     assert.ok(info.extensionPath.startsWith(editor.extensionsDir), `${info.extensionPath} is not under ${editor.extensionsDir}`);
     assert.ok(!fs.existsSync(path.join(info.extensionPath, 'src')), 'the installed extension has no src/');
     assert.equal(info.owner.user, OWNER);
-    assert.deepEqual(info.tools.sort(), ['e2e.bump', 'e2e.show_ctx']);
+    assert.deepEqual(info.tools.sort(), ['e2e.bump', 'e2e.show_ctx', 'e2e.slow']);
   }));
 
   test('(1) workbench.mcp.startServer starts our server and our tools appear in vscode.lm.tools', step('1-start', async () => {
@@ -201,7 +145,7 @@ describe('MCC in a real VS Code (trusted workspace)', { timeout: 420_000 }, () =
     const item = editor.page.locator('.monaco-menu .action-item:not(.disabled) .action-label', { hasText: /^Edit Value$/ });
     await item.first().waitFor({ state: 'visible' });
     await editor.screenshot('sessions-context-menu');
-    await item.first().click();
+    await clickMenuItem(editor, 'Edit Value');
     const input = editor.page.locator('.quick-input-widget input.input');
     await input.waitFor({ state: 'visible' });
     assert.equal(await input.inputValue(), '1000');

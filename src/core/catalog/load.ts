@@ -82,7 +82,7 @@ function where(t: ToolDef): string {
 }
 
 /** Files named by the paths: a file as given, a folder's *.yaml / *.yml sorted, a pattern's matches; each once. */
-async function expandPaths(paths: string[], diagnostics: CatalogDiagnostic[]): Promise<string[]> {
+export async function expandPaths(paths: string[], diagnostics: CatalogDiagnostic[]): Promise<string[]> {
   const out: string[] = [];
   for (const p of paths) {
     const abs = resolve(p);

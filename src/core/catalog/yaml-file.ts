@@ -1,16 +1,38 @@
 // Reads one catalog file into its file-level settings and raw tool entries,
-// keeping the YAML nodes so every later diagnostic can name its line.
+// keeping where each node starts so every later diagnostic can name its line.
+// Files are read the fast way (yaml-fast.ts) and, when it declines (a parse
+// error, many aliases), with the `yaml` package's document model, whose
+// error messages say precisely what is wrong and where.
 import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { Document, LineCounter, isAlias, isMap, isNode, isScalar, isSeq, parseDocument, type Node } from 'yaml';
 import type { CatalogDiagnostic } from './types';
 import { substituteEnv } from './substitute';
 import { isPlainObject } from './coerce';
+import { parseYamlFast, type FastYaml, type YamlPath } from './yaml-fast';
 
-export type YamlPath = ReadonlyArray<string | number>;
+export type { YamlPath } from './yaml-fast';
 
 /** Finds the line of a value inside one YAML entry (the deepest node found, else the entry's line). */
-export class Locator {
+export interface Locator {
+  line(path?: YamlPath): number;
+}
+
+/** A Locator over the fast parser's tree of node lines. */
+class FastLocator implements Locator {
+  constructor(
+    private readonly yaml: FastYaml,
+    private readonly node: FastYaml['root'],
+    private readonly fallback: number,
+  ) {}
+
+  line(path: YamlPath = []): number {
+    return this.node ? this.yaml.line(path, this.node) : this.fallback;
+  }
+}
+
+/** A Locator over the `yaml` package's document (the careful path). */
+class DocLocator implements Locator {
   constructor(
     private readonly doc: Document,
     private readonly lines: LineCounter,
@@ -88,35 +110,36 @@ export function parseCatalogText(
   text: string,
   env: NodeJS.ProcessEnv,
 ): { raw?: RawFile; diagnostics: CatalogDiagnostic[] } {
+  const fast = parseYamlFast(text);
+  if (!fast) return parseCarefully(file, text, env);
+  const rootAt = new FastLocator(fast, fast.root, 1);
+  const toolsAt = rootAt.line(['tools']);
+  const entries = entriesOf(fast);
+  return assemble(file, fast.data, env, [], rootAt, (i) => new FastLocator(fast, entries[i], toolsAt));
+}
+
+/** The nodes of the root mapping's `tools` sequence, in order. */
+function entriesOf(fast: FastYaml): Array<FastYaml['root']> {
+  const kids = fast.root?.kind === 'mapping' ? fast.root.children : [];
+  for (let i = 0; i + 1 < kids.length; i += 2) {
+    const value = kids[i + 1];
+    if (kids[i]?.key === 'tools' && value?.kind === 'sequence') return value.children;
+  }
+  return [];
+}
+
+/** The careful path on its own (tests compare the two). */
+export function parseCarefully(file: string, text: string, env: NodeJS.ProcessEnv): { raw?: RawFile; diagnostics: CatalogDiagnostic[] } {
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, merge: true, prettyErrors: false });
-  if (doc.errors.length > 0) {
-    // An unclosed quote or bracket is detected at the end of the file; name the last line that has text.
-    const lastTextLine = text.trimEnd().split('\n').length;
-    const diagnostics = doc.errors.map((err): CatalogDiagnostic => {
-      const opened = err.code === 'MISSING_CHAR' ? unclosedQuoteLine(text, err.message) : undefined;
-      if (opened) {
-        return { severity: 'error', file, line: opened, message: `invalid YAML (file not loaded): a quoted string opened on line ${opened} is never closed` };
-      }
-      const pos = lines.linePos(err.pos[0]);
-      const atEnd = pos.line > lastTextLine;
-      return {
-        severity: 'error',
-        file,
-        line: Math.max(Math.min(pos.line, lastTextLine), 1),
-        ...(atEnd ? {} : { column: pos.col }),
-        message: `invalid YAML (file not loaded): ${err.message.split('\n')[0]}${atEnd ? ' (found at the end of the file: look for an unclosed quote or bracket)' : ''}`,
-      };
-    });
-    return { diagnostics };
-  }
+  if (doc.errors.length > 0) return { diagnostics: yamlErrors(file, text, doc, lines) };
   const diagnostics: CatalogDiagnostic[] = doc.warnings.map((w) => ({
     severity: 'warning',
     file,
     line: Math.max(lines.linePos(w.pos[0]).line, 1),
     message: `YAML: ${w.message.split('\n')[0]}`,
   }));
-  const rootAt = new Locator(doc, lines, doc.contents);
+  const rootAt = new DocLocator(doc, lines, doc.contents);
   let data: unknown;
   try {
     data = doc.toJS({ maxAliasCount: 1000 });
@@ -124,6 +147,40 @@ export function parseCatalogText(
     diagnostics.push({ severity: 'error', file, line: 1, message: `invalid YAML (file not loaded): ${(e as Error).message}` });
     return { diagnostics };
   }
+  const seqNode = isMap(doc.contents) ? doc.contents.get('tools', true) : undefined;
+  const entryAt = (i: number): Locator => new DocLocator(doc, lines, isSeq(seqNode) ? seqNode.items[i] : undefined, rootAt.line(['tools']));
+  return assemble(file, data, env, diagnostics, rootAt, entryAt);
+}
+
+function yamlErrors(file: string, text: string, doc: Document, lines: LineCounter): CatalogDiagnostic[] {
+  // An unclosed quote or bracket is detected at the end of the file; name the last line that has text.
+  const lastTextLine = text.trimEnd().split('\n').length;
+  return doc.errors.map((err): CatalogDiagnostic => {
+    const opened = err.code === 'MISSING_CHAR' ? unclosedQuoteLine(text, err.message) : undefined;
+    if (opened) {
+      return { severity: 'error', file, line: opened, message: `invalid YAML (file not loaded): a quoted string opened on line ${opened} is never closed` };
+    }
+    const pos = lines.linePos(err.pos[0]);
+    const atEnd = pos.line > lastTextLine;
+    return {
+      severity: 'error',
+      file,
+      line: Math.max(Math.min(pos.line, lastTextLine), 1),
+      ...(atEnd ? {} : { column: pos.col }),
+      message: `invalid YAML (file not loaded): ${err.message.split('\n')[0]}${atEnd ? ' (found at the end of the file: look for an unclosed quote or bracket)' : ''}`,
+    };
+  });
+}
+
+/** The file's settings and tool entries from its parsed data, whichever way it was read. */
+function assemble(
+  file: string,
+  data: unknown,
+  env: NodeJS.ProcessEnv,
+  diagnostics: CatalogDiagnostic[],
+  rootAt: Locator,
+  entryAt: (i: number) => Locator,
+): { raw?: RawFile; diagnostics: CatalogDiagnostic[] } {
   if (data === null || data === undefined) {
     diagnostics.push({ severity: 'warning', file, line: 1, message: 'catalog file is empty' });
     return { diagnostics };
@@ -146,10 +203,8 @@ export function parseCatalogText(
   const tools: RawTool[] = [];
   const list = settings.tools;
   if (Array.isArray(list)) {
-    const seqNode = isMap(doc.contents) ? doc.contents.get('tools', true) : undefined;
     list.forEach((entry, i) => {
-      const node = isSeq(seqNode) ? seqNode.items[i] : undefined;
-      const at = new Locator(doc, lines, node, rootAt.line(['tools']));
+      const at = entryAt(i);
       tools.push({ value: substituteEnv(entry, env), line: at.line(), at });
     });
   }

@@ -22,6 +22,8 @@ export interface FnExecutorOptions {
   poolSize?: number;
   /** A warm Python process with nothing to do exits after this long (default 60 s). */
   pythonIdleSec?: number;
+  /** How long a Python call waits for a busy warm process before it runs one-shot (ms). */
+  pythonQueueWaitMs?: number;
   /** Timeout of tools that set none (default 300 s). */
   defaultTimeoutSec?: number;
 }
@@ -43,7 +45,11 @@ export class FnExecutor implements ToolExecutor {
     this.defaultTimeoutSec = opts.defaultTimeoutSec ?? DEFAULT_FN_TIMEOUT_SEC;
     const size = Math.max(1, opts.poolSize ?? Math.min(8, Math.max(2, availableParallelism())));
     this.pool = new WorkerPool(size);
-    this.pythonPool = new PythonPool({ maxSize: size, ...(opts.pythonIdleSec !== undefined ? { idleMs: opts.pythonIdleSec * 1000 } : {}) });
+    this.pythonPool = new PythonPool({
+      maxSize: size,
+      ...(opts.pythonIdleSec !== undefined ? { idleMs: opts.pythonIdleSec * 1000 } : {}),
+      ...(opts.pythonQueueWaitMs !== undefined ? { queueWaitMs: opts.pythonQueueWaitMs } : {}),
+    });
   }
 
   describe(tool: ToolDef): { command: string; mode: RunEventMode } {

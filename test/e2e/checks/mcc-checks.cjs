@@ -1,7 +1,9 @@
 // In-host checks for test/e2e/mcc.e2e.mjs: they read the real extension's
 // exported API (src/extension/api.ts). Each returns something JSON-able.
 'use strict';
-const ID = 'mcc.mcc-vscode';
+// The id users install: publisher.name from the manifest.
+const { publisher, name } = require('../../../package.json');
+const ID = `${publisher}.${name}`;
 
 async function api(vscode) {
   const ext = vscode.extensions.getExtension(ID);
@@ -12,6 +14,29 @@ async function api(vscode) {
 }
 
 module.exports = {
+  /** Whether the extension is active, without activating it (as every other check does). */
+  async isActive(vscode) {
+    return vscode.extensions.getExtension(ID)?.isActive ?? false;
+  },
+  /** The active editor's document: where it lives, its text, whether it has unsaved edits. */
+  async activeDocument(vscode) {
+    const d = vscode.window.activeTextEditor?.document;
+    return d ? { scheme: d.uri.scheme, path: d.uri.path, languageId: d.languageId, text: d.getText(), isDirty: d.isDirty } : null;
+  },
+  /** Replaces the active editor's whole text, as typing would (unsaved). */
+  async setActiveText(vscode, { text }) {
+    const e = vscode.window.activeTextEditor;
+    if (!e) throw new Error('no active editor');
+    const all = new vscode.Range(e.document.positionAt(0), e.document.positionAt(e.document.getText().length));
+    return e.edit((b) => b.replace(all, text));
+  },
+  /** Appends text to a workspace file in its editor (opened and shown), unsaved. */
+  async appendInEditor(vscode, { file, text }) {
+    const uri = vscode.Uri.joinPath(vscode.workspace.workspaceFolders[0].uri, file);
+    const doc = await vscode.workspace.openTextDocument(uri);
+    const e = await vscode.window.showTextDocument(doc);
+    return e.edit((b) => b.insert(doc.positionAt(doc.getText().length), text));
+  },
   async mccInfo(vscode) {
     const a = await api(vscode);
     const ext = vscode.extensions.getExtension(ID);

@@ -1,14 +1,17 @@
 #!/usr/bin/env node
-// `npm run test:electron`: the desktop path. Downloads a VS Code build with
-// @vscode/test-electron (needs internet: it cannot run on our offline
-// machines, where test/e2e/mcc.e2e.mjs runs the same checks in code-server),
-// installs the freshly packaged VSIX into a throw-away extensions dir with
-// that VS Code's CLI, and runs suite/index.cjs inside its extension host:
-// once in a trusted copy of the fixture workspace, once untrusted.
+// `npm run test:electron`: the desktop path. Gets a desktop VS Code with
+// @vscode/test-electron (a download: it needs internet, so it cannot run on
+// our offline machines, where test/e2e/mcc.e2e.mjs runs the same checks in
+// code-server), installs the freshly packaged VSIX into a throw-away
+// extensions dir with that VS Code's CLI, and runs suite/index.cjs inside its
+// extension host: once in a trusted copy of the fixture workspace, once untrusted.
 //
-//   npm install --no-save @vscode/test-electron   # once, not a dependency of the repo
-//   npm run test:electron                         # VSCODE_VERSION=stable|insiders|1.101.0
+//   npm run test:electron                  # VSCODE_VERSION=stable|insiders|1.101.0
+//   MCC_VSCODE_EXECUTABLE=/path/to/code npm run test:electron   # a VS Code you have, no download
 // On Linux without a display: xvfb-run -a npm run test:electron
+//
+// When VS Code cannot be had (offline, no display), it stops with one line
+// saying why and exit code 2; not part of `npm test`.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -17,22 +20,59 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..', '..', '..');
+const OFFLINE_HINT = 'offline, `npm run test:e2e` runs the same checks in code-server';
+
+/** Stops with one line: why the desktop run cannot happen here. */
+function cannot(why) {
+  console.error(`test:electron: ${why}`);
+  process.exit(2);
+}
 
 let te;
 try {
   te = await import('@vscode/test-electron');
 } catch {
-  console.error('test:electron needs @vscode/test-electron: npm install --no-save @vscode/test-electron\n' +
-    '(it downloads VS Code, so it runs only on a machine with internet; offline, use npm run test:e2e)');
-  process.exit(2);
+  cannot('@vscode/test-electron is not installed; run `npm ci` first');
+}
+const version = process.env.VSCODE_VERSION || 'stable';
+let vscodePath = process.env.MCC_VSCODE_EXECUTABLE;
+if (vscodePath) {
+  if (!fs.existsSync(vscodePath)) cannot(`MCC_VSCODE_EXECUTABLE=${vscodePath} does not exist`);
+} else {
+  // Its own spinner and retry trail would bury the one line that matters: say only that a download started.
+  let said = false;
+  const reporter = {
+    report(r) {
+      if (r.stage === 'downloading' && !said) {
+        said = true;
+        console.log(`[test:electron] downloading VS Code ${version} into .vscode-test/ …`);
+      }
+    },
+    error() {},
+  };
+  try {
+    vscodePath = await te.downloadAndUnzipVSCode({ version, reporter, timeout: 30_000 });
+  } catch (err) {
+    cannot(`cannot download VS Code ${version} (${downloadError(err)}): it needs internet access; ${OFFLINE_HINT}`);
+  }
+}
+if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) {
+  cannot('no display for a desktop VS Code; run it as `xvfb-run -a npm run test:electron`');
+}
+
+/** The reason of a failed download in a few words (no stack). */
+function downloadError(err) {
+  const code = err?.code ?? err?.cause?.code;
+  const msg = String(err?.message ?? err).split('\n')[0];
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `cannot resolve ${/ENOTFOUND (\S+)/.exec(msg)?.[1] ?? 'the download host'}`;
+  if (code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'ETIMEDOUT' || code === 'ENETUNREACH') return `${code} reaching the download host`;
+  return msg.length > 160 ? `${msg.slice(0, 159)}…` : msg;
 }
 
 const { packageVsix } = await import(pathToFileURL(path.join(root, 'scripts', 'package.mjs')).href);
 
 const target = `${process.platform}-${process.arch}`;
 const { vsix } = await packageVsix({ target });
-const version = process.env.VSCODE_VERSION || 'stable';
-const vscodePath = await te.downloadAndUnzipVSCode(version);
 const [cli, ...cliArgs] = te.resolveCliArgsFromVSCodeExecutablePath(vscodePath);
 
 let failed = false;

@@ -1,12 +1,12 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ParamSpec, ToolDef } from '../../../src/core/catalog/types';
-import { callerParams, toolGroups, toolNodes } from '../../../src/extension/tools-model';
+import { callerParams, toolGroups, toolNodes, toolTooltip } from '../../../src/extension/tools-model';
 import { parseParamInput, paramInitialValue } from '../../../src/extension/param-input';
 import { canonicalHeader, connectionConfig, definitionData } from '../../../src/extension/connection';
 import { readSettings, sweepIntervalMs } from '../../../src/extension/settings';
 import { exitLabel, formatExited, formatOutput, formatStarted, toCrlf } from '../../../src/extension/terminal-format';
-import { statusText } from '../../../src/extension/status-text';
+import { STATUS_MENU, statusText } from '../../../src/extension/status-text';
 import { resolveCatalogPaths } from '../../../src/extension/catalog-paths';
 import { problemsByFile } from '../../../src/extension/diagnostics-model';
 import { formatAudit } from '../../../src/extension/log';
@@ -35,15 +35,40 @@ function tool(key: string, params: ParamSpec[] = []): ToolDef {
   };
 }
 
+/** Markdown lines split into those inside code fences and those rendered as Markdown. */
+function tooltipLines(md: string): { code: string[]; prose: string[] } {
+  const out = { code: [] as string[], prose: [] as string[] };
+  let inCode = false;
+  for (const line of md.split('\n')) {
+    if (/^```/.test(line)) inCode = !inCode;
+    else if (line.trim() !== '') (inCode ? out.code : out.prose).push(line);
+  }
+  return out;
+}
+
 void describe('tools model', () => {
   void test('group -> tool, sorted, with the signature as tooltip', () => {
     const groups = toolGroups([tool('demo.zeta'), tool('public.hello'), tool('demo.alpha'), tool('admin.ops.deploy')]);
     assert.deepEqual(groups.map((g) => [g.label, g.description]), [['admin.ops', '1 tool'], ['demo', '2 tools'], ['public', '1 tool']]);
-    const nodes = toolNodes(groups[1], (t) => `## ${t.key} ()`);
-    assert.deepEqual(nodes.map((n) => [n.label, n.description, n.tooltip, n.contextValue]), [
-      ['alpha', 'Tool demo.alpha', '## demo.alpha ()', 'mcc.tool'],
-      ['zeta', 'Tool demo.zeta', '## demo.zeta ()', 'mcc.tool'],
+    const nodes = toolNodes(groups[1]);
+    assert.deepEqual(nodes.map((n) => [n.label, n.description, n.contextValue]), [
+      ['alpha', 'Tool demo.alpha', 'mcc.tool'],
+      ['zeta', 'Tool demo.zeta', 'mcc.tool'],
     ]);
+    assert.equal(nodes[0].tooltip, '```text\ndemo.alpha () -> str\n```\n\nTool demo.alpha\nmore');
+  });
+
+  // The tooltip is rendered as Markdown: the catalog's description keeps its
+  // headings and lists (no literal '##'), only the signature and example are code.
+  void test('the tool tooltip is Markdown: signature as code, params as a list, the description as written', () => {
+    const t = { ...tool('ops.grep', [param('pattern', { description: 'what to find', example: 'TODO' }), param('key', { hasOverride: true })]), description: '## Usage\nSearches **files**.\n\n- fast\n- safe', example: 'grep(pattern="x")' };
+    const md = tooltipLines(toolTooltip(t));
+    assert.deepEqual(md.code, ["ops.grep (pattern:str) -> str", 'grep(pattern="x")']);
+    assert.deepEqual(md.prose, ["- pattern: what to find (example: 'TODO')", '## Usage', 'Searches **files**.', '- fast', '- safe', 'Example:']);
+    assert.ok(!md.code.some((l) => l.startsWith('##')), 'the signature keeps its ## prefix');
+    // A fence in the example cannot end the code block early.
+    const fenced = toolTooltip({ ...t, example: 'a ``` b' });
+    assert.match(fenced, /````text\na ``` b\n````/);
   });
 
   void test('Run Tool asks only for params without override, typed', () => {
@@ -152,6 +177,12 @@ void describe('terminal text', () => {
 });
 
 void describe('status, catalog paths, diagnostics, audit', () => {
+  void test('the status menu preselects a harmless action; Restart Server comes last', () => {
+    assert.equal(STATUS_MENU[0].command, 'mcc.showLogs');
+    assert.equal(STATUS_MENU[STATUS_MENU.length - 1].command, 'mcc.restartServer');
+    assert.deepEqual([...new Set(STATUS_MENU.map((i) => i.command))].length, STATUS_MENU.length);
+  });
+
   void test('status text per state', () => {
     assert.equal(statusText({ state: 'running', port: 4000, tools: 7, sessions: 1, trusted: true }).text, '$(server) MCC :4000 · 7 tools · 1 session');
     assert.match(statusText({ state: 'running', port: 4000, tools: 0, sessions: 0, trusted: false }).text, /shield.*restricted/);

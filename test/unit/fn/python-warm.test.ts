@@ -167,12 +167,57 @@ describe('warm Python runners', () => {
     assert.equal(await value(ex, pidTool), warm);
   });
 
-  test('more concurrent calls than processes: the rest run one-shot', async () => {
+  test('more concurrent calls than processes wait for a warm one instead of starting interpreters', async () => {
     const one = new FnExecutor({ poolSize: 1 });
     try {
       const slow = pyTool('fnpkg.warm:slow');
-      const pids = await Promise.all([0, 1, 2].map(() => value(one, slow, { seconds: 0.3 })));
-      assert.equal(new Set(pids).size, 3);
+      const pids = await Promise.all([0, 1, 2].map(() => value(one, slow, { seconds: 0.1 })));
+      assert.equal(new Set(pids).size, 1, `one warm process answered all three: ${pids.join(', ')}`);
+      const many = await Promise.all(Array.from({ length: 12 }, () => value(one, pidTool)));
+      assert.equal(new Set(many).size, 1, 'twelve quick calls share the warm process');
+    } finally {
+      await one.dispose();
+    }
+  });
+
+  test('a call that waits longer than pythonQueueWaitMs for a busy process runs one-shot', async () => {
+    const one = new FnExecutor({ poolSize: 1, pythonQueueWaitMs: 200 });
+    try {
+      const slow = pyTool('fnpkg.warm:slow');
+      const long = value(one, slow, { seconds: 2 });
+      await new Promise((r) => setTimeout(r, 100));
+      const t0 = Date.now();
+      const other = await value(one, pidTool);
+      assert.ok(Date.now() - t0 < 1900, 'it did not wait for the long call');
+      assert.notEqual(other, await long, 'it ran in an interpreter of its own');
+    } finally {
+      await one.dispose();
+    }
+  });
+
+  test('a waiting call can be cancelled or time out before it runs, and shutdown ends it', async () => {
+    const one = new FnExecutor({ poolSize: 1, pythonQueueWaitMs: 60_000 });
+    try {
+      const slow = pyTool('fnpkg.warm:slow');
+      const busy = one.run(slow, { seconds: 1.5 }, call().ctx);
+      await new Promise((r) => setTimeout(r, 100));
+      const abort = new AbortController();
+      const waiting = one.run(pidTool, {}, { ...call().ctx, signal: abort.signal });
+      const short = one.run(pyTool('fnpkg.warm:pid', { limits: { timeout: 0.3 } }), {}, call().ctx);
+      abort.abort();
+      const cancelled = await waiting;
+      assert.equal(cancelled.code, -1);
+      assert.match(cancelled.stderr, /cancelled/);
+      const timedOut = await short;
+      assert.equal(timedOut.code, -1);
+      assert.match(timedOut.stderr, /timeout after 0.3s/);
+      assert.equal((await busy).code, 0);
+      const late = one.run(slow, { seconds: 1 }, call().ctx);
+      const queued = one.run(pidTool, {}, call().ctx);
+      await new Promise((r) => setTimeout(r, 100));
+      await one.dispose();
+      assert.match((await queued).stderr, /shutting down/);
+      assert.equal((await late).code, -1);
     } finally {
       await one.dispose();
     }

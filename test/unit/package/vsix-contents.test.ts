@@ -17,6 +17,7 @@ interface ZipEntry {
   name: string;
   method: number;
   compressedSize: number;
+  size: number;
   offset: number;
 }
 
@@ -37,11 +38,12 @@ function zipEntries(buf: Buffer): ZipEntry[] {
     assert.equal(buf.readUInt32LE(p), 0x02014b50, 'bad central directory entry');
     const method = buf.readUInt16LE(p + 10);
     const compressedSize = buf.readUInt32LE(p + 20);
+    const size = buf.readUInt32LE(p + 24);
     const nameLen = buf.readUInt16LE(p + 28);
     const extraLen = buf.readUInt16LE(p + 30);
     const commentLen = buf.readUInt16LE(p + 32);
     const offset = buf.readUInt32LE(p + 42);
-    out.push({ name: buf.toString('utf8', p + 46, p + 46 + nameLen), method, compressedSize, offset });
+    out.push({ name: buf.toString('utf8', p + 46, p + 46 + nameLen), method, compressedSize, size, offset });
     p += 46 + nameLen + extraLen + commentLen;
   }
   return out;
@@ -162,6 +164,89 @@ void describe('VSIX contents', { timeout: 180_000 }, () => {
     assert.ok(pkgEntry);
     const pkg = JSON.parse(entryText(buf, pkgEntry)) as { main: string; publisher: string; name: string };
     assert.equal(pkg.main, './dist/extension.js');
-    assert.equal(`${pkg.publisher}.${pkg.name}`, 'mcc.mcc-vscode');
+    assert.equal(`${pkg.publisher}.${pkg.name}`, 'c-research.mcc-vscode');
   });
+
+  void test('is a marketplace manifest: real publisher, repository links, preview while 0.x, not private', () => {
+    const pkg = manifest();
+    assert.match(pkg.publisher, /^[a-z0-9][a-z0-9-]*$/);
+    assert.notEqual(pkg.publisher, 'mcc', 'the placeholder publisher');
+    assert.equal(pkg.private, undefined, "'private' is left in");
+    assert.match(pkg.repository?.url ?? '', /^https:\/\/github\.com\/[^/]+\/[^/]+\.git$/);
+    assert.match(pkg.bugs?.url ?? '', /^https:\/\/github\.com\/.+\/issues$/);
+    assert.match(pkg.homepage ?? '', /^https:\/\//);
+    if (pkg.version.startsWith('0.')) assert.equal(pkg.preview, true, 'a 0.x version is a preview');
+    assert.equal((pkg.description.match(/Model Context Catalog/g) ?? []).length, 1, 'the name is spelled out once in the description');
+  });
+
+  // A window with no catalog and no MCC use must start nothing: no
+  // onStartupFinished or '*'; the MCP collection, a catalog in the workspace,
+  // an MCC view or an MCC command activate it.
+  void test('activates only on its MCP collection, a catalog in the workspace, its views and its commands', () => {
+    const pkg = manifest();
+    const events = pkg.activationEvents;
+    for (const eager of ['*', 'onStartupFinished']) assert.ok(!events.includes(eager), `activates on ${eager}`);
+    const providers = pkg.contributes.mcpServerDefinitionProviders.map((p) => p.id);
+    assert.deepEqual(providers, ['mcc.servers']);
+    // VS Code's event for a contributed provider is onMcpCollection:<contributed id> (not extension-prefixed).
+    assert.ok(events.includes('onMcpCollection:mcc.servers'), 'no onMcpCollection event for the provider');
+    for (const f of ['tools.yaml', 'tools.yml', '*.tools.yaml', '*.tools.yml']) assert.ok(events.includes(`workspaceContains:${f}`), `no workspaceContains:${f}`);
+    for (const v of pkg.contributes.views.mcc) assert.ok(events.includes(`onView:${v.id}`), `no onView:${v.id}`);
+    for (const c of pkg.contributes.commands) assert.ok(events.includes(`onCommand:${c.command}`), `no onCommand:${c.command}`);
+    const kinds = new Set(events.map((e) => e.split(':')[0]));
+    assert.deepEqual([...kinds].sort(), ['onCommand', 'onMcpCollection', 'onView', 'workspaceContains']);
+  });
+
+  void test('the bundle is minified and has no sourceMappingURL left pointing at a map the VSIX lacks', () => {
+    const bundle = entries.find((e) => e.name === 'extension/dist/extension.js');
+    assert.ok(bundle);
+    const js = entryText(buf, bundle);
+    assert.doesNotMatch(js, /sourceMappingURL/);
+    // Unminified, esbuild writes one statement a line (about 40 characters on
+    // average here); minified, lines run to thousands (template literals and
+    // licence comments keep some short ones).
+    const perLine = js.length / js.split('\n').length;
+    assert.ok(perLine > 500, `${perLine.toFixed(0)} characters a line on average: not minified`);
+    assert.ok(bundle.size < 1_200_000, `the bundle is ${bundle.size} bytes`);
+  });
+
+  // vsce warns "The file ... is large" when one file is over 85% of the package's bytes.
+  void test('no file is so large a share of the package that vsce warns about it', () => {
+    const ours = entries.filter((e) => e.name.startsWith('extension/'));
+    const total = ours.reduce((n, e) => n + e.size, 0);
+    for (const e of ours) assert.ok(e.size <= 0.85 * total, `${e.name} is ${((100 * e.size) / total).toFixed(0)}% of the package`);
+  });
+
+  // The store shows the VSIX's README: vsce turns its relative image links
+  // into links to the repository, which needs package.json's "repository".
+  void test("the README's images link to the repository, not to files the VSIX leaves out", () => {
+    const readme = entries.find((e) => /^extension\/readme\.md$/i.test(e.name));
+    assert.ok(readme);
+    const images = [...entryText(buf, readme).matchAll(/!\[[^\]]*\]\(([^)\s]+)\)/g)].map((m) => m[1]);
+    assert.ok(images.length >= 2, 'the README shows no screenshots');
+    const repo = manifest().repository?.url.replace(/\.git$/, '');
+    for (const src of images) assert.ok(src.startsWith(`${repo}/raw/`), `${src} does not point into ${repo}`);
+    const local = readFileSync(join(root, 'README.md'), 'utf8');
+    for (const m of local.matchAll(/!\[[^\]]*\]\((media\/[^)\s]+)\)/g)) assert.ok(existsSync(join(root, m[1])), `${m[1]} is missing from the repository`);
+  });
+
+  function manifest(): Manifest {
+    const pkgEntry = entries.find((e) => e.name === 'extension/package.json');
+    assert.ok(pkgEntry);
+    return JSON.parse(entryText(buf, pkgEntry)) as Manifest;
+  }
 });
+
+interface Manifest {
+  name: string;
+  publisher: string;
+  version: string;
+  description: string;
+  private?: boolean;
+  preview?: boolean;
+  repository?: { url: string };
+  bugs?: { url: string };
+  homepage?: string;
+  activationEvents: string[];
+  contributes: { mcpServerDefinitionProviders: { id: string }[]; views: { mcc: { id: string }[] }; commands: { command: string }[] };
+}

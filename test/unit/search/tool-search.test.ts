@@ -14,14 +14,15 @@ const tools = [
   execTool('getUserInfo', [], { groups: ['directory'], description: 'Looks a person up.' }),
 ];
 
-const keys = (q: string, min?: number): string[] => searchTools(tools, q, min).map((h) => h.tool.key);
+const hitsOf = (q: string, min?: number) => searchTools(tools, q, min === undefined ? {} : { minScore: min }).hits;
+const keys = (q: string, min?: number): string[] => hitsOf(q, min).map((h) => h.tool.key);
 
 void describe('searchTools', () => {
   void test('an empty query or no hits gives []', () => {
-    assert.deepEqual(searchTools(tools, ''), []);
-    assert.deepEqual(searchTools(tools, '   '), []);
-    assert.deepEqual(searchTools(tools, 'xylophone'), []);
-    assert.deepEqual(searchTools([], 'grep'), []);
+    assert.deepEqual(hitsOf(''), []);
+    assert.deepEqual(hitsOf('   '), []);
+    assert.deepEqual(hitsOf('xylophone'), []);
+    assert.deepEqual(searchTools([], 'grep').hits, []);
   });
 
   void test('finds by name, key part, description and param name/description', () => {
@@ -34,7 +35,7 @@ void describe('searchTools', () => {
   });
 
   void test('name matches outrank description matches; results are best first with positive scores', () => {
-    const hits = searchTools(tools, 'lines files');
+    const hits = hitsOf('lines files');
     assert.equal(hits[0].tool.key, 'public.count_lines');
     assert.ok(hits.some((h) => h.tool.key === 'ops.grep'), 'grep mentions files');
     for (let i = 1; i < hits.length; i++) assert.ok(hits[i - 1].score >= hits[i].score);
@@ -60,27 +61,27 @@ void describe('searchTools', () => {
   });
 
   void test('minScore drops weaker hits', () => {
-    const all = searchTools(tools, 'files');
+    const all = hitsOf('files');
     assert.ok(all.length >= 2);
     const cut = (all[0].score + all[all.length - 1].score) / 2;
-    const strong = searchTools(tools, 'files', cut);
+    const strong = hitsOf('files', cut);
     assert.ok(strong.length >= 1 && strong.length < all.length);
     assert.ok(strong.every((h) => h.score >= cut));
-    assert.deepEqual(searchTools(tools, 'files', 1e9), []);
+    assert.deepEqual(hitsOf('files', 1e9), []);
   });
 
   void test('a fresh array of the same tools gives the same results; a changed set is reindexed', () => {
-    const first = searchTools(tools, 'weather');
-    const again = searchTools([...tools], 'weather');
+    const first = hitsOf('weather');
+    const again = searchTools([...tools], 'weather').hits;
     assert.deepEqual(again.map((h) => [h.tool, h.score]), first.map((h) => [h.tool, h.score]));
     const subset = tools.filter((t) => t.name !== 'weather');
-    assert.deepEqual(searchTools(subset, 'weather'), []);
+    assert.deepEqual(searchTools(subset, 'weather').hits, []);
     const renamed = [...subset, execTool('forecast', [], { description: 'Tomorrow, in any city.' })];
-    assert.equal(searchTools(renamed, 'city')[0].tool.name, 'forecast');
+    assert.equal(searchTools(renamed, 'city').hits[0].tool.name, 'forecast');
   });
 
   void test('hits point at the tools of the array passed in', () => {
-    const hit = searchTools(tools, 'grep')[0];
+    const hit = hitsOf('grep')[0];
     assert.equal(hit.tool, tools[0]);
   });
 });

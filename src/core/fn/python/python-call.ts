@@ -1,7 +1,7 @@
 // One call of a Python fn tool: a runner of the tool's interpreter in the
 // tool's folder, answered as an ExecOutcome. The runner is a warm process
-// from the pool when one is free (see python-pool.ts), else a subprocess of
-// its own. Tools with Unix limits (mem_mb, cpu_sec, fsize_mb, nofile) always
+// from the pool (see python-pool.ts: a call may wait for one to free), else
+// a subprocess of its own. Tools with Unix limits (mem_mb, cpu_sec, fsize_mb, nofile) always
 // get their own: a limit applies to a whole process and must never stay on
 // one that later serves other calls.
 import { statSync } from 'node:fs';
@@ -52,8 +52,8 @@ export async function callPythonTool(
     onOutput: printed.add,
     ...(ctx.signal ? { signal: ctx.signal } : {}),
   };
-  const warm = s.pool && !hasUnixLimits(tool.limits) ? s.pool.start(common) : undefined;
-  const handle = warm ?? startPython({ ...common, mode: 'execute', limits: tool.limits });
+  const oneShot = (): PythonRunHandle => startPython({ ...common, mode: 'execute', limits: tool.limits });
+  const handle = s.pool && !hasUnixLimits(tool.limits) ? s.pool.start(common, oneShot) : oneShot();
   const untrack = s.track(handle);
   let r: PythonRunResult;
   try {

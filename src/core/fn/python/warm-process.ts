@@ -49,6 +49,8 @@ export class WarmProcess {
     first: WarmCallSpec,
     private readonly idleMs: number,
     private readonly forget: (p: WarmProcess) => void,
+    /** Called each time a call ends and the process is free for the next. */
+    private readonly onIdle: (p: WarmProcess) => void = () => undefined,
   ) {
     // -B: no __pycache__ litter in the tool's folder; -u: output events as printed.
     this.child = spawn(first.interpreter, ['-B', '-u', pythonRunnerPath(), 'serve', '--result-fd', '3'], {
@@ -265,6 +267,7 @@ export class WarmProcess {
     this.setRef(false);
     this.idleTimer = setTimeout(() => this.retire(), this.idleMs);
     this.idleTimer.unref();
+    this.onIdle(this);
   }
 
   private clearIdle(): void {
