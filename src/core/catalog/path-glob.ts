@@ -35,6 +35,11 @@ export function expandGlob(pattern: string): string[] {
   return found.filter((f) => YAML_FILE.test(f)).map((f) => join(f)).sort();
 }
 
+/** Whether a catalog path names something to load: an existing file or folder, or a pattern with matches. */
+export function catalogPathExists(path: string): boolean {
+  return catalogPathProblem(path) === undefined;
+}
+
 /** Why a catalog path given on the command line loads nothing, or undefined when it names something. */
 export function catalogPathProblem(path: string): string | undefined {
   if (!isGlob(path)) return existsSync(path) ? undefined : 'no such file or folder';

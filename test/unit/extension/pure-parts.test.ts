@@ -11,7 +11,8 @@ import { resolveCatalogPaths } from '../../../src/extension/catalog-paths';
 import { problemsByFile } from '../../../src/extension/diagnostics-model';
 import { formatAudit } from '../../../src/extension/log';
 import { EXPOSE_MODES } from '../../../src/core/expose';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const param = (name: string, extra: Partial<ParamSpec> = {}): ParamSpec => ({ name, type: 'str', required: true, hasDefault: false, hasOverride: false, ...extra });
@@ -195,6 +196,15 @@ void describe('status, catalog paths, diagnostics, audit', () => {
     assert.deepEqual(r.candidates, ['/a/tools.yaml', '/b/tools.yaml', '/a/more', '/b/more', '/abs/x.yaml']);
     assert.deepEqual(r.existing, ['/a/tools.yaml', '/b/more']);
     assert.deepEqual(r.missing, ['/abs/x.yaml']);
+  });
+
+  void test('a glob pattern among the catalog entries counts when it matches files (real files)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcc-globs-'));
+    mkdirSync(join(dir, 'cat', 'deep'), { recursive: true });
+    writeFileSync(join(dir, 'cat', 'deep', 'a.yaml'), 'tools: []\n');
+    const r = resolveCatalogPaths(['cat/**/*.yaml', 'none/*.yaml'], [dir]);
+    assert.deepEqual(r.existing, [join(dir, 'cat/**/*.yaml')]);
+    assert.deepEqual(r.missing, ['none/*.yaml']);
   });
 
   void test('diagnostics group by file with 0-based lines', () => {
