@@ -20,6 +20,10 @@ const pureCore = {
   },
 };
 
+// Bundled ESM dependencies (fdir, under tinyglobby) read import.meta.url,
+// which a CommonJS bundle lacks: give them this file's URL.
+const importMetaUrl = "const __import_meta_url = require('node:url').pathToFileURL(__filename).href;";
+
 const common = {
   bundle: true,
   platform: 'node',
@@ -29,10 +33,12 @@ const common = {
   external: ['node-pty'],
   plugins: [pureCore],
   logLevel: 'warning',
+  define: { 'import.meta.url': '__import_meta_url' },
+  banner: { js: importMetaUrl },
 };
 
 const entries = [
-  { entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+  { entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: `#!/usr/bin/env node\n${importMetaUrl}` } },
 ];
 if (existsSync('src/extension/extension.ts')) {
   // What the VSIX ships: minified (a third of the size, so the editor loads

@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { homedir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_SESSION_LIMITS, type McpSessionLimits } from '../core/http/mcp-sessions';
+import { EXPOSE_MODES, parseExposeMode, type ExposeMode } from '../core/expose';
 
 export interface ServeArgs {
   tools: string[];
@@ -22,13 +23,15 @@ export interface ServeArgs {
   watch: boolean;
   /** Idle limit and caps of MCP sessions (HTTP). */
   mcpSessions: McpSessionLimits;
+  expose: ExposeMode;
 }
 
 export class UsageError extends Error {}
 
 export const USAGE = `Usage: mcc serve [options]
 
-  --tools PATH          catalog file or folder (repeatable; default ./tools.yaml)
+  --tools PATH          catalog file, folder or glob pattern (repeatable; quote patterns;
+                        default ./tools.yaml)
   --users PATH          users file (extra principals and tokens; anonymous access)
   --host HOST           address to bind (default 127.0.0.1)
   --port N              port (default 0 = a free port)
@@ -47,6 +50,9 @@ export const USAGE = `Usage: mcc serve [options]
   --mcp-sessions-per-user N     most open MCP sessions per user (default 100)
   --mcp-sessions-anonymous N    most open MCP sessions of all anonymous callers (default 10)
   --mcp-sessions-max N          most open MCP sessions in all (default 1000)
+  --expose MODE         how agents see the catalog: catalog (search, describe_tools,
+                        execute; the default), direct (each tool as its own MCP
+                        tool), both, or auto (both up to 50 tools, else catalog)
 
 The owner's bearer token is $MCC_TOKEN, or a new random one printed at start.`;
 
@@ -77,6 +83,7 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
         'mcp-sessions-per-user': { type: 'string' },
         'mcp-sessions-anonymous': { type: 'string' },
         'mcp-sessions-max': { type: 'string' },
+        expose: { type: 'string' },
       },
     });
   } catch (e) {
@@ -106,7 +113,15 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
       anonymous: int(v['mcp-sessions-anonymous'] ?? String(DEFAULT_SESSION_LIMITS.anonymous), '--mcp-sessions-anonymous', 1, 100_000),
       total: int(v['mcp-sessions-max'] ?? String(DEFAULT_SESSION_LIMITS.total), '--mcp-sessions-max', 1, 1_000_000),
     },
+    expose: exposeMode(v.expose),
   };
+}
+
+function exposeMode(text: string | undefined): ExposeMode {
+  if (text === undefined) return 'catalog';
+  const mode = parseExposeMode(text);
+  if (!mode) throw new UsageError(`--expose takes one of ${EXPOSE_MODES.join(', ')}, got '${text}'`);
+  return mode;
 }
 
 function int(text: string, flag: string, min: number, max: number): number {

@@ -1,5 +1,4 @@
 // `mcc serve`: the headless runtime for any MCP client, and for tests.
-import { existsSync } from 'node:fs';
 import { parseServeArgs, UsageError, USAGE, type ServeArgs } from './args';
 import { stderrLogger, runEventLogger } from './stderr-logger';
 import { AuthConfigError, newToken } from '../core/http/authenticator';
@@ -9,11 +8,13 @@ import type { Principal } from '../core/identity';
 import { CatalogSource } from '../core/catalog-source';
 import { startServing, type RunningServer } from '../core/serve/serve';
 import { formatAuditLine } from '../core/audit';
+import { catalogPathProblem } from '../core/catalog/path-glob';
 
 async function serve(args: ServeArgs): Promise<void> {
   const logger = stderrLogger(process.env.MCC_DEBUG === '1');
   for (const p of args.tools) {
-    if (!existsSync(p)) throw new UsageError(`--tools ${p}: no such file or folder`);
+    const problem = catalogPathProblem(p);
+    if (problem) throw new UsageError(`--tools ${p}: ${problem}`);
   }
   const users: UsersConfig | undefined = args.users ? await loadUsersFile(args.users) : undefined;
   for (const w of users?.warnings ?? []) logger.warn(w);
@@ -33,6 +34,7 @@ async function serve(args: ServeArgs): Promise<void> {
         },
         ...(args.maxOutputBytes ? { maxOutputBytes: args.maxOutputBytes } : {}),
         logger,
+        expose: args.expose,
         events: runEventLogger(logger),
         onAudit: (a) => logger.info(formatAuditLine(a)),
       },

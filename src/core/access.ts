@@ -2,10 +2,24 @@
 import type { ToolDef } from './catalog/types';
 import type { Principal } from './identity';
 
+/**
+ * Whether a caller's group grants a tool group. A caller group ending in
+ * `.*` is a pattern read as a regular expression would be: `ops.*` grants
+ * every group whose name starts with `ops` (`ops`, `ops-east`, `ops_db`), and
+ * `.*` alone every group, except `admin`: a pattern never grants the tools of
+ * the admin group (`a.*` is not meant to reach them). Anything else matches
+ * only itself.
+ */
+export function groupMatches(callerGroup: string, toolGroup: string): boolean {
+  if (!callerGroup.endsWith('.*')) return callerGroup === toolGroup;
+  return toolGroup !== 'admin' && toolGroup.startsWith(callerGroup.slice(0, -2));
+}
+
 export function canAccess(p: Principal, tool: ToolDef): boolean {
   if (tool.groups.includes('public')) return true;
+  // Full access takes the admin group itself, never a pattern that happens to match it.
   if (p.groups.includes('admin')) return true;
-  if (tool.groups.some((g) => p.groups.includes(g))) return true;
+  if (tool.groups.some((g) => p.groups.some((mine) => groupMatches(mine, g)))) return true;
   return p.grants.includes(tool.key);
 }
 

@@ -4,6 +4,7 @@ import { watch, type FSWatcher } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { statSync } from 'node:fs';
 import { loadCatalog, logCatalogDiagnostics } from './catalog/load';
+import { globBase, isGlob } from './catalog/path-glob';
 import type { Catalog } from './catalog/types';
 import type { FnResolver } from './catalog/fn-resolver';
 import { type Logger, silentLogger } from './host';
@@ -50,7 +51,14 @@ export class CatalogSource {
   /** Watches every catalog path (folders for new files) and reloads on change. */
   watch(): void {
     const targets = new Set<string>();
+    const recursive = new Set<string>();
     for (const p of this.paths) {
+      if (isGlob(p)) {
+        // A pattern's files may appear anywhere under its fixed part.
+        targets.add(globBase(p));
+        if (p.includes('**')) recursive.add(globBase(p));
+        continue;
+      }
       const abs = resolve(p);
       try {
         targets.add(statSync(abs).isDirectory() ? abs : dirname(abs));
@@ -60,7 +68,7 @@ export class CatalogSource {
     }
     for (const t of targets) {
       try {
-        this.watchers.push(watch(t, { persistent: false }, () => this.schedule()));
+        this.watchers.push(watch(t, { persistent: false, recursive: recursive.has(t) }, () => this.schedule()));
       } catch (e) {
         this.logger.warn(`cannot watch ${t}: ${(e as Error).message}`);
       }

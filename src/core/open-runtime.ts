@@ -10,6 +10,8 @@ import type { FnResolver } from './catalog/fn-resolver';
 import { FnExecutor } from './fn/fn-executor';
 import { FnToolResolver } from './fn/fn-tool-resolver';
 import { MINIMAL_SECRETS, scrubbingEvents, scrubbingLogger, type ServerSecrets } from './secrets';
+import { RunKit } from './runner/run-kit';
+import type { ExposeMode } from './expose';
 
 export interface OpenRuntimeOptions {
   storage: SessionStorage;
@@ -28,6 +30,7 @@ export interface OpenRuntimeOptions {
    * never in what the core logs. Default: only the name MCC_TOKEN.
    */
   secrets?: ServerSecrets;
+  expose?: ExposeMode;
 }
 
 export interface OpenedRuntime {
@@ -48,17 +51,21 @@ export async function openRuntime(o: OpenRuntimeOptions): Promise<OpenedRuntime>
   const secrets = o.secrets ?? MINIMAL_SECRETS;
   const logger = o.logger ? scrubbingLogger(o.logger, secrets) : undefined;
   const hostOpts = { secrets, ...(logger ? { logger } : {}), ...(o.baseEnv ? { baseEnv: o.baseEnv } : {}) };
-  const exec = new ExecExecutor({ ...hostOpts, ...(o.maxOutputBytes ? { maxOutputBytes: o.maxOutputBytes } : {}) });
+  const output = o.maxOutputBytes ? { maxOutputBytes: o.maxOutputBytes } : {};
+  const exec = new ExecExecutor({ ...hostOpts, ...output });
   const fn = new FnExecutor(hostOpts);
+  // One kit for both kinds: transform and cache_ttl work alike for exec and fn tools.
+  const kit = new RunKit({ secrets, ...(o.baseEnv ? { baseEnv: o.baseEnv } : {}), ...output, ...(o.clock ? { clock: o.clock } : {}) });
   const runtime = new Runtime({
     store,
-    executors: { exec, fn },
+    executors: { exec: kit.wrap(exec), fn: kit.wrap(fn) },
     secrets,
     ...(logger ? { logger } : {}),
     ...(o.clock ? { clock: o.clock } : {}),
     ...(o.events ? { events: scrubbingEvents(o.events, secrets) } : {}),
     ...(o.onAudit ? { onAudit: o.onAudit } : {}),
     ...(o.gate ? { gate: o.gate } : {}),
+    ...(o.expose ? { expose: o.expose } : {}),
   });
   return { runtime, store, fnResolver: new FnToolResolver(hostOpts) };
 }

@@ -23,6 +23,7 @@ import { clipDepth, MAX_PARAMS_DEPTH, tooDeepParam } from './params-depth';
 import { describeAnswer, searchAnswer } from './search/tool-listing';
 import type { SearchOptions } from './search/tool-search';
 import { MINIMAL_SECRETS, scrubSecrets, type ServerSecrets } from './secrets';
+import type { ExposeMode } from './expose';
 
 export type { AuditEntry } from './audit';
 
@@ -48,6 +49,8 @@ export interface RuntimeOptions {
   gate?: () => string | undefined;
   /** Secret values never written into an audit entry. */
   secrets?: ServerSecrets;
+  /** How agents see the catalog (default 'catalog'); see expose.ts. */
+  expose?: ExposeMode;
 }
 
 export interface CallOptions {
@@ -61,16 +64,31 @@ export interface CallOptions {
 export class Runtime {
   private catalog: Catalog = EMPTY_CATALOG;
   private readonly catalogChanged = new Emitter<Catalog>();
+  private readonly exposeChanged = new Emitter<ExposeMode>();
+  private exposeMode: ExposeMode;
   private readonly running = new Map<string, AbortController>();
   private readonly logger: Logger;
   private readonly clock: Clock;
   private closed = false;
   private readonly idleWaiters: Array<() => void> = [];
   readonly onDidChangeCatalog = this.catalogChanged.event;
+  /** Fires when the expose mode changes (connected servers update their tool lists). */
+  readonly onDidChangeExpose = this.exposeChanged.event;
 
   constructor(private readonly opts: RuntimeOptions) {
     this.logger = opts.logger ?? silentLogger;
     this.clock = opts.clock ?? systemClock;
+    this.exposeMode = opts.expose ?? 'catalog';
+  }
+
+  get expose(): ExposeMode {
+    return this.exposeMode;
+  }
+
+  setExpose(mode: ExposeMode): void {
+    if (mode === this.exposeMode) return;
+    this.exposeMode = mode;
+    this.exposeChanged.fire(mode);
   }
 
   /** The runtime's clock, for timing calls measured outside it. */
@@ -195,6 +213,14 @@ export class Runtime {
   }
 
   /** Writes the audit entry of a call that has finished; never throws. */
+  /**
+   * Audits a catalog call that was refused before it reached execute (the
+   * user declined the form asking for its params): one line, like any call.
+   */
+  recordRefusal(p: Principal, sessionKey: string, toolKey: string, params: Record<string, unknown>, started: number, result: ToolCallResult, call: CallOptions = {}): void {
+    this.recordCall(p, sessionKey, toolKey, params, started, result, 'error', call);
+  }
+
   private recordCall(
     p: Principal,
     sessionKey: string,
@@ -315,6 +341,7 @@ export class Runtime {
     await Promise.all([this.opts.executors.exec.dispose?.(), this.opts.executors.fn?.dispose?.()]);
     await this.opts.store.flush();
     this.catalogChanged.dispose();
+    this.exposeChanged.dispose();
   }
 }
 
@@ -336,7 +363,7 @@ function scrubStrings(v: unknown, scrub: (t: string) => string): unknown {
 }
 
 /** Accepts params as an object, or as a JSON string of one (some agents send that). */
-function parseParamsArgument(raw: unknown): Record<string, unknown> | string {
+export function parseParamsArgument(raw: unknown): Record<string, unknown> | string {
   if (raw === undefined || raw === null) return {};
   if (typeof raw === 'string') {
     if (raw.trim() === '') return {};

@@ -1,7 +1,7 @@
-// Where the catalog lives: `mcc.catalogs` entries (files or folders,
-// workspace-relative or absolute) resolved against the workspace folders.
-import { existsSync } from 'node:fs';
+// Where the catalog lives: `mcc.catalogs` entries (files, folders or glob
+// patterns, workspace-relative or absolute) resolved against the workspace folders.
 import { isAbsolute, join, normalize } from 'node:path';
+import { catalogPathExists } from '../core/catalog/path-glob';
 
 export interface CatalogPaths {
   /** Every resolved candidate, existing or not (for watchers). */
@@ -12,7 +12,7 @@ export interface CatalogPaths {
   missing: string[];
 }
 
-export function resolveCatalogPaths(entries: readonly string[], folders: readonly string[], exists: (p: string) => boolean = existsSync): CatalogPaths {
+export function resolveCatalogPaths(entries: readonly string[], folders: readonly string[], exists: (p: string) => boolean = catalogPathExists): CatalogPaths {
   const candidates: string[] = [];
   const missing: string[] = [];
   for (const entry of entries) {

@@ -95,6 +95,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<MccApi
       void startWith(() => server.restart()).catch((e: unknown) => logger.error(`start after trust failed: ${String(e)}`));
     }),
     vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('mcc.tools.expose')) server.runtime?.setExpose(settings().expose);
       if (e.affectsConfiguration('mcc.catalogs')) {
         catalog.watch();
         void catalog.reload();

@@ -146,6 +146,7 @@ export class ServerHost {
           events: this.opts.events,
           onAudit: this.opts.onAudit,
           gate: this.opts.gate,
+          expose: s.expose,
         },
         owner: { token: this.token, principal: s.owner },
         ...(users ? { users } : {}),

@@ -2,6 +2,7 @@
 // configuration shape so the defaults and bounds are testable in Node.
 import { userInfo } from 'node:os';
 import type { Principal } from '../core/identity';
+import { parseExposeMode, type ExposeMode } from '../core/expose';
 
 /** The part of vscode.WorkspaceConfiguration used here. */
 export interface ConfigLike {
@@ -23,6 +24,8 @@ export interface Settings {
   perRun: boolean;
   /** An MCP session idle this long is closed (0 = never). */
   mcpSessionIdleSeconds: number;
+  /** mcc.tools.expose: how agents see the catalog (applied live, no restart). */
+  expose: ExposeMode;
 }
 
 /** Settings whose change needs the server (runtime + HTTP) to be reopened. */
@@ -66,6 +69,7 @@ export function readSettings(c: ConfigLike, defaultUser: () => string = osUserNa
     reveal: revealMode(c.get('terminal.reveal')),
     perRun: c.get('terminal.perRun') === true,
     mcpSessionIdleSeconds: idleSeconds(c.get('server.mcpSessionIdleSeconds')),
+    expose: parseExposeMode(c.get('tools.expose')) ?? 'auto',
   };
 }
 

@@ -11,7 +11,8 @@ import type { ExecTool, FnTool } from '../../src/core/catalog/types';
 import { FnExecutor } from '../../src/core/fn/fn-executor';
 import { buildToolEnv, serverEnv } from '../../src/core/runner/env';
 import { ExecExecutor } from '../../src/core/runner/exec-executor';
-import { nullEventSink, type CallContext } from '../../src/core/runner/types';
+import { RunKit } from '../../src/core/runner/run-kit';
+import { nullEventSink, type CallContext, type ToolExecutor } from '../../src/core/runner/types';
 
 export interface BenchCase {
   name: string;
@@ -48,9 +49,11 @@ function fnTool(over: Partial<FnTool> & Pick<FnTool, 'language' | 'target' | 'ta
 }
 
 const fn = new FnExecutor({ poolSize: 2 });
+// The run kit (transform, cache_ttl) as the runtime puts it around every executor.
+const kept = new RunKit().wrap(fn);
 
-async function runFn(tool: FnTool): Promise<void> {
-  const r = await fn.run(tool, {}, ctx());
+async function runFn(tool: FnTool, executor: ToolExecutor = fn): Promise<void> {
+  const r = await executor.run(tool, {}, ctx());
   if (r.code !== 0 || r.value !== 'pong') throw new Error(`${tool.target} failed (code ${r.code}): ${r.stderr}`);
 }
 
@@ -58,6 +61,7 @@ const jsTrivial = fnTool({ language: 'js', target: './trivial.mjs:ping', moduleP
 const pyTrivial = fnTool({ language: 'python', target: 'fnpkg.tools:trivial', python: 'python3', takesContext: false });
 // A Unix limit keeps a tool off the warm processes: one interpreter per call.
 const pyOneShot = fnTool({ language: 'python', target: 'fnpkg.tools:trivial', python: 'python3', takesContext: false, limits: { nofile: 1024 } });
+const jsCached = { ...jsTrivial, key: 'bench.cached', cacheTtl: 3600 };
 
 // Stores for the environment cases: a usual one, a bucket at the 1 MiB
 // limit (its JSON goes to MCC_CTX_FILE), and a caller of 5,000 tools.
@@ -88,6 +92,8 @@ export const CASES: BenchCase[] = [
   { name: 'fn js trivial (worker)', calls: 2000, warmup: 200, once: () => runFn(jsTrivial) },
   { name: 'fn python trivial (warm process)', calls: 1000, warmup: 50, once: () => runFn(pyTrivial) },
   { name: 'fn python trivial (one-shot, limits)', calls: 30, warmup: 3, once: () => runFn(pyOneShot) },
+  { name: 'fn js trivial (worker, through the run kit)', calls: 2000, warmup: 200, once: () => runFn(jsTrivial, kept) },
+  { name: 'fn js trivial (cache_ttl hit)', calls: 2000, warmup: 10, once: () => runFn(jsCached, kept) },
 ];
 
 /** [numerator, denominator]: "numerator is N x faster than denominator". */
@@ -96,6 +102,10 @@ export const RATIOS: Array<[string, string]> = [
   ['exec true (pipe), usual store', 'exec true (pipe), 1 MiB store'],
   ['fn js trivial (worker)', 'fn python trivial (warm process)'],
   ['fn python trivial (warm process)', 'fn python trivial (one-shot, limits)'],
+  // The kit costs (next to) nothing when a tool has no transform and no cache...
+  ['fn js trivial (worker, through the run kit)', 'fn js trivial (worker)'],
+  // ...and a cache hit answers without a worker.
+  ['fn js trivial (cache_ttl hit)', 'fn js trivial (worker)'],
 ];
 
 interface Measured {

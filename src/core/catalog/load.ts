@@ -11,6 +11,8 @@ import { readCatalogFile } from './yaml-file';
 import { parseFileSettings } from './file-settings';
 import { parseTool } from './parse-tool';
 import { paramNameProblem, toolKey, toolNameProblem } from './names';
+import { expandGlob, isGlob } from './path-glob';
+import { checkDirectNames } from './direct-names';
 
 export interface LoadCatalogOptions {
   /** Environment for ${VAR} substitution (default process.env). */
@@ -70,19 +72,26 @@ export async function loadCatalog(paths: string[], opts: LoadCatalogOptions = {}
     }
     byKey.set(tool.key, tool);
   }
-  logger.debug(`catalog: ${byKey.size} tools from ${readFiles.length} files, ${diagnostics.length} diagnostics`);
-  return { tools: byKey, diagnostics, files: readFiles };
+  const named = checkDirectNames(byKey, diagnostics);
+  logger.debug(`catalog: ${named.size} tools from ${readFiles.length} files, ${diagnostics.length} diagnostics`);
+  return { tools: named, diagnostics, files: readFiles };
 }
 
 function where(t: ToolDef): string {
   return `${t.source.file}:${t.source.line}`;
 }
 
-/** Files named by the paths: a file as given, a folder's *.yaml / *.yml sorted; each once. */
+/** Files named by the paths: a file as given, a folder's *.yaml / *.yml sorted, a pattern's matches; each once. */
 export async function expandPaths(paths: string[], diagnostics: CatalogDiagnostic[]): Promise<string[]> {
   const out: string[] = [];
   for (const p of paths) {
     const abs = resolve(p);
+    if (isGlob(p)) {
+      const matched = expandGlob(abs);
+      if (matched.length === 0) diagnostics.push({ severity: 'warning', file: abs, line: 1, message: 'catalog pattern matches no *.yaml or *.yml file' });
+      out.push(...matched);
+      continue;
+    }
     let isDir = false;
     try {
       isDir = (await stat(abs)).isDirectory();

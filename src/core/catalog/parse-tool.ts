@@ -1,5 +1,5 @@
 // One `tools:` entry -> a ToolDef (key filled in later by the loader).
-import type { CatalogDiagnostic, ExecTool, FnTool, Limits, ToolDef } from './types';
+import type { CatalogDiagnostic, ExecTool, FnTool, Limits, ToolAnnotations, ToolDef } from './types';
 import { describeValue, isPlainObject } from './coerce';
 import { Reporter, readBool, readEnvMap, readPassthrough, readPositive, readString, readStringList, readText, resolvePath } from './fields';
 import { toolNameProblem } from './names';
@@ -8,6 +8,7 @@ import { curlCommand, curlQuotesUrl } from './curl';
 import { parseFnTarget } from './fn-target';
 import { unquotedParams } from './template-lint';
 import { checkTemplate } from '../template/render';
+import { templateVariables } from '../template/variables';
 import type { RawTool } from './yaml-file';
 
 /** What a file gives every tool it holds. */
@@ -21,7 +22,9 @@ export interface FileDefaults {
 const TOOL_FIELDS = new Set([
   'name', 'description', 'example', 'groups', 'group', 'params', 'parameters', 'exec', 'curl', 'fn', 'python',
   'stdin', 'cwd', 'env', 'env_file', 'env_passthrough', 'timeout', 'limits', 'transform', 'cache_ttl', 'pty', 'returns',
+  'return_type', 'annotations',
 ]);
+const ANNOTATION_HINTS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const;
 const LIMIT_FIELDS = ['timeout', 'mem_mb', 'cpu_sec', 'fsize_mb', 'nofile'] as const;
 const KINDS = ['exec', 'curl', 'fn'] as const;
 
@@ -86,7 +89,8 @@ export function parseTool(
   const limits = readLimits(r, v);
   const transform = readTransform(r, v.transform);
   const cacheTtl = readPositive(r, v.cache_ttl, ['cache_ttl'], true);
-  const returns = readString(r, v.returns, ['returns']);
+  const returns = readReturns(r, v);
+  const annotations = readAnnotations(r, v.annotations);
   const python = readString(r, v.python, ['python']);
   const description = readText(r, v.description, ['description']) ?? '';
   const example = readText(r, v.example, ['example']);
@@ -105,13 +109,19 @@ export function parseTool(
     if (quotedByShorthand && /\|\s*quote\b/.test(body)) {
       r.warn("'curl' quotes the whole URL itself, so '| quote' inside it puts quote characters into the URL; use '| urlencode' for URL parts", ['curl']);
     }
+    if (paramsDeclared) {
+      for (const name of templateVariables(text).filter((n) => !params.some((p) => p.name === n))) {
+        r.warn(`'${field}' uses {{ ${name} }}, which is not a parameter of this tool: every call would fail`, [field]);
+      }
+    }
     for (const p of quotedByShorthand ? [] : unquotedParams(text, params)) {
       r.warn(`'${field}' outputs {{ ${p} }} without '| quote'; a value with spaces or shell characters will break or inject (quoting is the catalog author's job)`, [field]);
     }
   }
 
   const isPythonFn = typeof fnTarget === 'object' && fnTarget.language === 'python';
-  if (python !== undefined && !isPythonFn) r.warn("'python' is only used by Python fn tools (ignored)", ['python']);
+  // MCC refuses an interpreter on a tool that runs none; so do we, naming the tool (r.subject).
+  if (python !== undefined && !isPythonFn) r.error(`has 'python', which only a Python fn tool takes (this is ${kindLabel(kind, fnTarget)})`, ['python']);
   if (typeof fnTarget === 'object' && fnTarget.language === 'js' && !paramsDeclared) {
     r.error("JavaScript fn tools must declare 'params' (JavaScript has no runtime types; use 'params: []' for none)", ['fn']);
   }
@@ -137,6 +147,7 @@ export function parseTool(
     ...(transform !== undefined ? { transform } : {}),
     ...(pty !== undefined ? { pty } : {}),
     ...(returns !== undefined ? { returns } : {}),
+    ...(annotations ? { annotations } : {}),
   };
   if (command !== undefined) {
     const tool: ExecTool = { ...base, kind: 'exec', command };
@@ -148,6 +159,37 @@ export function parseTool(
       ? { ...base, kind: 'fn', language: 'js', target: body, modulePath: resolvePath(dir, fnTarget.modulePath), exportName: fnTarget.exportName, takesContext: true, paramsDeclared }
       : { ...base, kind: 'fn', language: 'python', target: body, python: python ?? 'python3', takesContext: false, paramsDeclared };
   return { tool, diagnostics: r.diagnostics };
+}
+
+/** `returns`, or MCC's name for it, `return_type`. */
+function readReturns(r: Reporter, v: Record<string, unknown>): string | undefined {
+  if (v.returns !== undefined && v.return_type !== undefined) r.warn("has both 'returns' and 'return_type' (MCC's name); 'returns' is used", ['return_type']);
+  const field = v.returns !== undefined ? 'returns' : 'return_type';
+  return readString(r, v[field], [field]);
+}
+
+function readAnnotations(r: Reporter, raw: unknown): ToolAnnotations | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  if (!isPlainObject(raw)) {
+    r.error(`'annotations' must be a mapping (title, ${ANNOTATION_HINTS.join(', ')}), got ${describeValue(raw)}`, ['annotations']);
+    return undefined;
+  }
+  const out: ToolAnnotations = {};
+  for (const k of Object.keys(raw)) {
+    if (k !== 'title' && !(ANNOTATION_HINTS as readonly string[]).includes(k)) r.warn(`unknown annotation '${k}' (ignored); known: title, ${ANNOTATION_HINTS.join(', ')}`, ['annotations', k]);
+  }
+  const title = readString(r, raw.title, ['annotations', 'title']);
+  if (title !== undefined) out.title = title;
+  for (const k of ANNOTATION_HINTS) {
+    const b = readBool(r, raw[k], ['annotations', k]);
+    if (b !== undefined) out[k] = b;
+  }
+  return out;
+}
+
+function kindLabel(kind: string | undefined, fnTarget: unknown): string {
+  if (kind === 'fn') return typeof fnTarget === 'object' && fnTarget !== null ? 'a JavaScript fn tool' : 'an fn tool';
+  return kind ? `an ${kind} tool` : 'a tool without exec, curl or fn';
 }
 
 function dedupe(list: string[]): string[] {

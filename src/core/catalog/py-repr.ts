@@ -1,4 +1,5 @@
 // Python repr() of JSON-like values, so signatures read like MCC's (Python) ones.
+import { pyFloatRepr } from './py-json';
 
 export function pyRepr(v: unknown, asFloat = false): string {
   if (v === null || v === undefined) return 'None';
@@ -7,7 +8,7 @@ export function pyRepr(v: unknown, asFloat = false): string {
   if (typeof v === 'number') {
     if (Number.isNaN(v)) return 'nan';
     if (!Number.isFinite(v)) return v > 0 ? 'inf' : '-inf';
-    return asFloat && Number.isInteger(v) ? `${v}.0` : String(v);
+    return asFloat || !Number.isInteger(v) || Math.abs(v) >= 1e21 ? pyFloatRepr(v) : String(v);
   }
   if (typeof v === 'string') return pyStr(v);
   if (Array.isArray(v)) return `[${v.map((x) => pyRepr(x)).join(', ')}]`;

@@ -32,6 +32,15 @@ export interface Limits {
   nofile?: number;
 }
 
+/** MCP tool annotations a catalog may declare (hints, not guarantees). */
+export interface ToolAnnotations {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
 interface ToolBase {
   /** groups joined by '.', public/admin first, then name. */
   key: string;
@@ -58,6 +67,8 @@ interface ToolBase {
   pty?: boolean;
   /** Declared or introspected return type for the signature. */
   returns?: string;
+  /** MCP tool annotations for the tool offered as a tool of its own. */
+  annotations?: ToolAnnotations;
   source: SourceLocation;
   /** Absolute folder of the catalog file the tool came from. */
   catalogDir: string;

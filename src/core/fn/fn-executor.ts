@@ -7,7 +7,7 @@ import type { FnTool, ToolDef } from '../catalog/types';
 import { silentLogger, systemClock, type Logger } from '../host';
 import { ToolInputError } from '../runner/errors';
 import { lastLine } from '../runner/outcome-text';
-import type { CallContext, ExecOutcome, ToolExecutor } from '../runner/types';
+import type { CallContext, ExecOutcome, RunEventMode, ToolExecutor } from '../runner/types';
 import { callJsTool } from './js/js-call';
 import { WorkerPool } from './js/worker-pool';
 import { callPythonTool } from './python/python-call';
@@ -58,18 +58,15 @@ export class FnExecutor implements ToolExecutor {
     });
   }
 
+  describe(tool: ToolDef): { command: string; mode: RunEventMode } {
+    if (tool.kind !== 'fn') return { command: tool.key, mode: 'pipe' };
+    return { command: tool.target, mode: tool.language === 'js' ? 'worker' : 'python' };
+  }
+
   async run(tool: ToolDef, params: Record<string, unknown>, ctx: CallContext): Promise<ExecOutcome> {
     if (tool.kind !== 'fn') throw new Error(`the function runtime cannot run ${tool.kind} tool '${tool.key}'`);
     const t0 = performance.now();
-    ctx.events.emit({
-      type: 'started',
-      runId: ctx.runId,
-      toolKey: tool.key,
-      command: tool.target,
-      caller: ctx.caller,
-      mode: tool.language === 'js' ? 'worker' : 'python',
-      at: systemClock.now(),
-    });
+    ctx.events.emit({ type: 'started', runId: ctx.runId, toolKey: tool.key, caller: ctx.caller, at: systemClock.now(), ...this.describe(tool) });
     let outcome: ExecOutcome | undefined;
     let failure: string | undefined;
     try {

@@ -44,6 +44,11 @@ export function truncationMarker(cutBytes: number): string {
   return `\n[mcc: output truncated, ${formatBytes(cutBytes)} cut]`;
 }
 
+/** The truncation marker of a stream, or '' when nothing was cut. */
+export function markerOf(out: CappedOutput): string {
+  return out.truncated ? truncationMarker(out.cutBytes) : '';
+}
+
 export function formatBytes(n: number): string {
   if (n < 1024) return `${n} bytes`;
   if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KiB`;

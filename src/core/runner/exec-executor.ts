@@ -1,18 +1,20 @@
 // Runs exec (and expanded curl) tools: render the command, build the
 // environment, run `/bin/sh -c` in its own process group under the tool's
-// limits, pipe a successful stdout through the transform, and answer an
-// ExecOutcome. Every run reports started / output / exited events.
+// limits, and answer an ExecOutcome. Every run reports started / output /
+// exited events. The transform and cache_ttl are the run kit's (run-kit.ts),
+// shared with function tools.
 import { statSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import type { ExecTool, ToolDef } from '../catalog/types';
 import { silentLogger, systemClock, type Clock, type Logger } from '../host';
-import { truncationMarker, type CappedOutput } from './capped-output';
+import { markerOf } from './capped-output';
 import { render, shownCommand } from './command-render';
 import { buildToolEnv, serverEnv, type ServerEnv, type ToolEnv } from './env';
-import { stopReasonOf, ToolInputError } from './errors';
-import { limitedShellArgs, memoryExitNote, signalFromShellCode, signalNote } from './limits';
-import { appendLine, lastLine, notFoundHint } from './outcome-text';
-import { cacheKey, ResultCache } from './result-cache';
+import { ToolInputError } from './errors';
+import { judgeExit, limitedShellArgs } from './limits';
+import { appendLine, lastLine, notFoundHint, stopNote, type StopReason } from './outcome-text';
+import { RunStop } from './run-stop';
+import { paramsJson } from '../catalog/py-json';
 import { PtySpawnError, runChild, type ChildResult, type PtyModule, type RunMode } from './run-child';
 import { cleanTerminalText } from './terminal-text';
 import type { CallContext, ExecOutcome, ToolExecutor } from './types';
@@ -28,23 +30,19 @@ export interface ExecExecutorOptions {
   maxOutputBytes?: number;
   /** Run mode of tools that do not choose (default 'pty'). */
   defaultMode?: RunMode;
-  /** Bound of the cache_ttl cache (default 256 entries). */
-  cacheMaxEntries?: number;
   /** Time between SIGTERM and SIGKILL when a run is stopped (default 1000 ms). */
   killGraceMs?: number;
-  /** Time source of cache expiry (tests). */
+  /** Time source of events (tests). */
   clock?: Clock;
   /** Loads node-pty (tests inject a failing loader to exercise the fallback). */
   loadPty?: () => PtyModule;
 }
 
-type StopReason = 'timeout' | 'cancelled' | 'shutdown';
 
 interface Prepared {
   args: string[];
-  transformArgs?: string[];
   env: Record<string, string>;
-  /** Ends the environment's extras (MCC_CTX_FILE) once the run and its transform are over. */
+  /** Ends the environment's extras (MCC_CTX_FILE) once the run is over. */
   toolEnv: ToolEnv;
   mode: RunMode;
   pty?: PtyModule;
@@ -72,7 +70,6 @@ export class ExecExecutor implements ToolExecutor {
   private readonly killGraceMs: number;
   private readonly clock: Clock;
   private readonly loadPty: () => PtyModule;
-  private readonly cache: ResultCache;
   private readonly running = new Set<RunHandle>();
   /** undefined: not tried yet; null: could not be loaded. */
   private pty: PtyModule | null | undefined;
@@ -86,7 +83,11 @@ export class ExecExecutor implements ToolExecutor {
     this.killGraceMs = opts.killGraceMs ?? 1000;
     this.clock = opts.clock ?? systemClock;
     this.loadPty = opts.loadPty ?? loadNodePty;
-    this.cache = new ResultCache(opts.cacheMaxEntries ?? 256, this.clock);
+  }
+
+  describe(tool: ToolDef, params: Record<string, unknown>): { command: string; mode: RunMode } {
+    if (tool.kind !== 'exec') return { command: tool.key, mode: 'pipe' };
+    return { command: shownCommand(tool, params), mode: this.modeFor(tool) };
   }
 
   async run(tool: ToolDef, params: Record<string, unknown>, ctx: CallContext): Promise<ExecOutcome> {
@@ -95,15 +96,8 @@ export class ExecExecutor implements ToolExecutor {
     const shown = shownCommand(tool, params);
     const started = (mode: RunMode): void =>
       ctx.events.emit({ type: 'started', runId: ctx.runId, toolKey: tool.key, command: shown, caller: ctx.caller, mode, at: this.clock.now() });
-    const exited = (code: number, error?: string, cached?: boolean): void =>
-      ctx.events.emit({
-        type: 'exited',
-        runId: ctx.runId,
-        code,
-        durationMs: Math.round(performance.now() - t0),
-        ...(error ? { error } : {}),
-        ...(cached ? { cached } : {}),
-      });
+    const exited = (code: number, error?: string): void =>
+      ctx.events.emit({ type: 'exited', runId: ctx.runId, code, durationMs: Math.round(performance.now() - t0), ...(error ? { error } : {}) });
 
     let prep: Prepared;
     try {
@@ -115,20 +109,10 @@ export class ExecExecutor implements ToolExecutor {
       throw e;
     }
 
-    const key = tool.cacheTtl && tool.cacheTtl > 0 ? cacheKey(tool.key, params, ctx.store) : undefined;
-    const hit = key !== undefined ? this.cache.get(key) : undefined;
-    if (hit) {
-      prep.toolEnv.dispose();
-      started(prep.mode);
-      exited(hit.code, undefined, true);
-      return { ...hit, durationMs: Math.round(performance.now() - t0) };
-    }
-
     started(prep.mode);
     let outcome: ExecOutcome | undefined;
     try {
       outcome = await this.track(tool, params, ctx, prep, t0);
-      if (key !== undefined && outcome.code === 0) this.cache.set(key, outcome, tool.cacheTtl as number);
       return outcome;
     } finally {
       prep.toolEnv.dispose();
@@ -143,19 +127,16 @@ export class ExecExecutor implements ToolExecutor {
     const runs = [...this.running];
     for (const r of runs) r.halt('shutdown');
     await Promise.allSettled(runs.map((r) => r.done));
-    this.cache.clear();
   }
 
   private prepare(tool: ExecTool, params: Record<string, unknown>, ctx: CallContext): Prepared {
     const command = render(tool.command, params, 'command');
-    const transform = tool.transform ? render(tool.transform, params, 'transform') : undefined;
     if (tool.cwd !== undefined) checkFolder(tool.cwd);
     const timeout = tool.limits.timeout;
     if (timeout !== undefined && !(typeof timeout === 'number' && timeout > 0 && Number.isFinite(timeout))) {
       throw new ToolInputError(`limits.timeout must be a positive number of seconds, got ${JSON.stringify(timeout)}`);
     }
     const args = limitedShellArgs(tool.limits, command);
-    const transformArgs = transform !== undefined ? limitedShellArgs(tool.limits, transform) : undefined;
     let mode = this.modeFor(tool);
     let pty: PtyModule | undefined;
     if (mode === 'pty') {
@@ -164,7 +145,7 @@ export class ExecExecutor implements ToolExecutor {
     }
     // Last: the environment may hold a temporary file, which run() removes.
     const toolEnv = buildToolEnv(tool, ctx.store, this.server);
-    return { args, env: toolEnv.env, toolEnv, mode, ...(transformArgs ? { transformArgs } : {}), ...(pty ? { pty } : {}) };
+    return { args, env: toolEnv.env, toolEnv, mode, ...(pty ? { pty } : {}) };
   }
 
   private modeFor(tool: ExecTool): RunMode {
@@ -191,26 +172,15 @@ export class ExecExecutor implements ToolExecutor {
 
   // Registers the run so dispose() can stop it, and wires timeout and abort.
   private async track(tool: ExecTool, params: Record<string, unknown>, ctx: CallContext, prep: Prepared, t0: number): Promise<ExecOutcome> {
-    const stop = new AbortController();
-    let reason: StopReason | undefined;
-    const halt = (r: StopReason): void => {
-      if (reason) return;
-      reason = r;
-      stop.abort();
-    };
-    const onCancel = (): void => halt(stopReasonOf(ctx.signal));
-    ctx.signal?.addEventListener('abort', onCancel, { once: true });
-    if (ctx.signal?.aborted) onCancel();
     const timeout = tool.limits.timeout;
-    const timer = timeout !== undefined ? setTimeout(() => halt('timeout'), timeout * 1000) : undefined;
-    const done = this.execute(tool, params, ctx, prep, stop.signal, () => reason, t0);
-    const handle: RunHandle = { halt, done };
+    const stop = new RunStop(ctx.signal, timeout !== undefined ? timeout * 1000 : undefined);
+    const done = this.execute(tool, params, ctx, prep, stop.signal, () => stop.reason, t0);
+    const handle: RunHandle = { halt: stop.halt, done };
     this.running.add(handle);
     try {
       return await done;
     } finally {
-      if (timer) clearTimeout(timer);
-      ctx.signal?.removeEventListener('abort', onCancel);
+      stop.dispose();
       this.running.delete(handle);
     }
   }
@@ -232,25 +202,20 @@ export class ExecExecutor implements ToolExecutor {
       durationMs: Math.round(performance.now() - t0),
       ...flags,
     });
-    const stoppedNote = (): string => {
-      const r = stopReason();
-      if (r === 'timeout') return `timeout after ${String(tool.limits.timeout)}s`;
-      if (r === 'shutdown') return 'cancelled: the server is shutting down';
-      return 'cancelled';
-    };
+    const stoppedNote = (): string => stopNote(stopReason(), tool.limits.timeout);
     if (signal.aborted) return finish(-1, '', stoppedNote());
 
     const main = await this.spawn(prep, {
       args: prep.args,
-      stdin: tool.stdin ? JSON.stringify(params) : undefined,
+      stdin: tool.stdin ? paramsJson(params, tool.params) : undefined,
       cwd: tool.cwd,
       signal,
       onOutput: (stream, data) => ctx.events.emit({ type: 'output', runId: ctx.runId, stream, data }),
     });
     const stdout = cleanTerminalText(main.stdout.text());
     let stderr = cleanTerminalText(main.stderr.text());
-    const markOut = marker(main.stdout);
-    const markErr = marker(main.stderr);
+    const markOut = markerOf(main.stdout);
+    const markErr = markerOf(main.stderr);
     if (markOut) ctx.events.emit({ type: 'output', runId: ctx.runId, stream: 'stdout', data: markOut });
     if (markErr) ctx.events.emit({ type: 'output', runId: ctx.runId, stream: 'stderr', data: markErr });
     flags = { ...(main.terminal ? { terminal: true } : {}), ...(markOut || markErr ? { truncated: true } : {}) };
@@ -258,37 +223,10 @@ export class ExecExecutor implements ToolExecutor {
     if (main.aborted || signal.aborted) {
       return finish(-1, stdout + markOut, appendLine(stderr + markErr, stoppedNote()));
     }
-    let { code, note } = this.judge(main, tool, `${stdout}\n${stderr}`);
-    if (code !== 0 || !prep.transformArgs) {
-      stderr = appendLine(stderr + markErr, note);
-      stderr = appendLine(stderr, notFoundHint(prep.env, code, `${stdout}\n${stderr}`));
-      return finish(code, stdout + markOut, stderr);
-    }
-
-    // The transform reads the tool's clean stdout; it always runs on pipes.
-    const t = await this.spawn({ ...prep, mode: 'pipe' }, { args: prep.transformArgs, stdin: stdout, cwd: tool.cwd, signal });
-    const tOut = cleanTerminalText(t.stdout.text()) + marker(t.stdout);
-    const tErr = cleanTerminalText(t.stderr.text()) + marker(t.stderr);
-    if (t.stdout.truncated || t.stderr.truncated) flags = { ...flags, truncated: true };
-    stderr = appendLine(stderr + markErr, tErr);
-    if (t.aborted || signal.aborted) return finish(-1, tOut, appendLine(stderr, `${stoppedNote()} (in the transform)`));
-    ({ code, note } = this.judge(t, tool, `${tOut}\n${tErr}`));
-    if (code !== 0) {
-      stderr = appendLine(stderr, note);
-      stderr = appendLine(stderr, `mcc: the transform failed with code ${code}`);
-      stderr = appendLine(stderr, notFoundHint(prep.env, code, tErr));
-      return finish(code, tOut, stderr);
-    }
-    return finish(0, tOut + markOut, stderr);
-  }
-
-  // The outcome code of a finished child, and what to say about it.
-  private judge(child: ChildResult, tool: ExecTool, output: string): { code: number; note: string } {
-    if (child.signal !== null) return { code: -child.signal, note: signalNote(child.signal, tool.limits) };
-    const code = child.code ?? -1;
-    const sig = signalFromShellCode(code, tool.limits);
-    if (sig !== undefined) return { code: -sig, note: signalNote(sig, tool.limits) };
-    return { code, note: memoryExitNote(code, output, tool.limits) ?? '' };
+    const { code, note } = judgeExit(main, tool.limits, `${stdout}\n${stderr}`);
+    stderr = appendLine(stderr + markErr, note);
+    stderr = appendLine(stderr, notFoundHint(prep.env, code, `${stdout}\n${stderr}`));
+    return finish(code, stdout + markOut, stderr);
   }
 
   private async spawn(
@@ -344,7 +282,4 @@ function checkFolder(path: string): void {
   if (!isDir) throw new ToolInputError(`cwd ${path} is not a folder`);
 }
 
-function marker(out: CappedOutput): string {
-  return out.truncated ? truncationMarker(out.cutBytes) : '';
-}
 

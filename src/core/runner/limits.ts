@@ -100,3 +100,12 @@ export function memoryExitNote(code: number, output: string, limits: Limits): st
     `mem_mb=${limits.mem_mb} and the program exited with code ${code} ${limitsText(limits)}`
   );
 }
+
+/** The outcome code of a finished shell (negative for a signal), and what to say about it. */
+export function judgeExit(child: { code: number | null; signal: number | null }, limits: Limits, output: string): { code: number; note: string } {
+  if (child.signal !== null) return { code: -child.signal, note: signalNote(child.signal, limits) };
+  const code = child.code ?? -1;
+  const sig = signalFromShellCode(code, limits);
+  if (sig !== undefined) return { code: -sig, note: signalNote(sig, limits) };
+  return { code, note: memoryExitNote(code, output, limits) ?? '' };
+}

@@ -24,3 +24,12 @@ export function notFoundHint(env: Record<string, string>, code: number, output: 
   const where = env.PATH !== undefined ? `PATH=${env.PATH}` : "no PATH, so /bin/sh looked in its default path";
   return `hint: ${what} (code 127): it is not installed, or not on the tool's PATH (${where}); give its full path, or set PATH in the tool's env.`;
 }
+
+export type StopReason = 'timeout' | 'cancelled' | 'shutdown';
+
+/** The stderr line of a run that was stopped. */
+export function stopNote(reason: StopReason | undefined, timeoutSec: number | undefined): string {
+  if (reason === 'timeout') return `timeout after ${String(timeoutSec)}s`;
+  if (reason === 'shutdown') return 'cancelled: the server is shutting down';
+  return 'cancelled';
+}

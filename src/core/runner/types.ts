@@ -32,9 +32,13 @@ export interface ExecOutcome {
   terminal?: boolean;
 }
 
+export type RunEventMode = 'pty' | 'pipe' | 'worker' | 'python';
+
 /** Runs one kind of tool. The runtime validates params before calling. */
 export interface ToolExecutor {
   run(tool: ToolDef, params: Record<string, unknown>, ctx: CallContext): Promise<ExecOutcome>;
+  /** How a run of this tool shows in events (for runs answered without one, e.g. from the cache). */
+  describe?(tool: ToolDef, params: Record<string, unknown>): { command: string; mode: RunEventMode };
   /** Kill everything still running (shutdown). */
   dispose?(): Promise<void> | void;
 }
@@ -47,7 +51,7 @@ export type RunEvent =
       /** The rendered command with override params masked (exec), or the fn target. */
       command: string;
       caller: Caller;
-      mode: 'pty' | 'pipe' | 'worker' | 'python';
+      mode: RunEventMode;
       at: number;
     }
   | { type: 'output'; runId: string; stream: 'stdout' | 'stderr'; data: string }

@@ -8,6 +8,7 @@ import { registerExecute } from './tools/execute';
 import { registerDescribeTools } from './tools/describe-tools';
 import { registerGetSession } from './tools/get-session';
 import { registerSetSession } from './tools/set-session';
+import { addAgentFeatures } from './agent-features';
 
 export const SERVER_NAME = 'mcc';
 export const SERVER_VERSION = '0.1.0';
@@ -15,7 +16,9 @@ export const SERVER_VERSION = '0.1.0';
 const INSTRUCTIONS =
   'MCC serves a catalog of tools. Find them with search (keywords) or describe_tools, run one with execute(key, params). ' +
   'Stash values the next tools need with set_session(name, value) and read them with get_session(name); every tool run ' +
-  'in this session receives them automatically.';
+  'in this session receives them automatically. Depending on the server, each catalog tool may also be a tool of its own ' +
+  '(its key with "." written "__"); prompts find_and_run, explain_tool and debug_error and the resources mcc://tools/{key} ' +
+  'and mcc://session help too.';
 
 export type ConnectionOptions = Omit<McpSessionContext, 'clientName' | 'feedback'>;
 
@@ -27,10 +30,9 @@ export function createServer(connection: ConnectionOptions): McpServer {
     clientName: () => server.server.getClientVersion()?.name,
     feedback: new ConnectionFeedback(server, connection.runtime),
   };
-  registerSearch(server, ctx);
-  registerExecute(server, ctx);
-  registerDescribeTools(server, ctx);
+  const catalogTools = [registerSearch(server, ctx), registerExecute(server, ctx), registerDescribeTools(server, ctx)];
   registerGetSession(server, ctx);
   registerSetSession(server, ctx);
+  addAgentFeatures(server, ctx, catalogTools);
   return server;
 }

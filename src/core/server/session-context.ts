@@ -8,6 +8,8 @@ import type { ConnectionFeedback } from './run-feedback';
 /** The subset of the SDK's request extra the handlers read. */
 export interface HandlerExtra {
   signal: AbortSignal;
+  /** The JSON-RPC id of the request (requests to the client, e.g. elicitation, go with it). */
+  requestId?: string | number;
   sessionId?: string;
   requestInfo?: { headers: Record<string, string | string[] | undefined> };
 }

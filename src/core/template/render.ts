@@ -2,6 +2,7 @@
 // nunjucks, where an undefined variable is an error, never an empty string.
 import nunjucks from 'nunjucks';
 import { quoteFilterValue } from './quote';
+import { missingVariables } from './variables';
 
 export class TemplateError extends Error {}
 
@@ -30,9 +31,17 @@ export function renderTemplate(template: string, params: Record<string, unknown>
   try {
     return compile(template).render(params);
   } catch (e) {
-    throw new TemplateError(cleanNunjucksMessage(e));
+    const message = cleanNunjucksMessage(e);
+    if (!/did not provide/.test(message)) throw new TemplateError(message);
+    // nunjucks does not say which variable; the parse tree does.
+    const missing = missingVariables(template, params);
+    if (missing.length === 0) throw new TemplateError(message);
+    const names = missing.map((m) => `'${m}'`).join(', ');
+    throw new TemplateError(`template uses ${names}, which the call did not provide (no value, and no default in the catalog)`);
   }
 }
+
+const UNDEFINED_MESSAGE = 'template uses a variable the call did not provide';
 
 /** Parses a template without rendering it; returns an error message or undefined. */
 export function checkTemplate(template: string): string | undefined {
@@ -52,5 +61,5 @@ function cleanNunjucksMessage(e: unknown): string {
   const lines = raw.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('(unknown path)'));
   const msg = lines.join(' ').replace(/^Template render error:\s*/i, '');
   const undef = /attempted to output null or undefined value/i.test(msg);
-  return undef ? `template uses a variable the call did not provide (${msg})` : msg;
+  return undef ? `${UNDEFINED_MESSAGE} (${msg})` : msg;
 }

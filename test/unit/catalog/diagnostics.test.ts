@@ -239,12 +239,28 @@ void describe('warnings', () => {
     assert.equal(only(ws, /'transform' outputs \{\{ d \}\}/).line, lineOf(text, 'transform:'));
   });
 
-  void test("'python' on a non-Python tool and a required param with a default warn", async () => {
-    const text = 'tools:\n  - name: t\n    python: python3.12\n    params:\n      - {name: p, required: true, default: x}\n    exec: echo\n';
+  void test("'python' on an exec tool is a load error naming the tool (as MCC refuses it)", async () => {
+    const text = 'tools:\n  - name: t\n    python: python3.12\n    exec: echo\n  - name: u\n    exec: echo\n';
+    const { catalog } = await loadText(text);
+    assert.deepEqual([...catalog.tools.keys()], ['public.u']);
+    const e = only(errors(catalog), /python/);
+    assert.equal(e.line, lineOf(text, 'python:'));
+    assert.match(e.message, /^tool 't': has 'python', which only a Python fn tool takes \(this is an exec tool\)/);
+  });
+
+  void test('a required param with a default warns', async () => {
+    const text = 'tools:\n  - name: t\n    params:\n      - {name: p, required: true, default: x}\n    exec: echo\n';
     const { catalog } = await loadText(text);
     assert.ok(catalog.tools.has('public.t'));
-    assert.equal(only(warnings(catalog), /'python' is only used/).line, lineOf(text, 'python:'));
     assert.equal(only(warnings(catalog), /default is never used/).line, lineOf(text, 'required: true'));
     assert.equal(catalog.tools.get('public.t')!.params[0].required, true);
+  });
+
+  void test("'return_type' is MCC's name for 'returns'; a template variable that is no parameter warns", async () => {
+    const text = 'tools:\n  - name: t\n    return_type: dict\n    params: [{name: a}]\n    exec: echo {{ a | quote }} {{ b | quote }}\n';
+    const { catalog } = await loadText(text);
+    assert.equal(catalog.tools.get('public.t')!.returns, 'dict');
+    assert.deepEqual(warnings(catalog).filter((w) => /unknown field/.test(w.message)), []);
+    assert.equal(only(warnings(catalog), /uses \{\{ b \}\}, which is not a parameter/).line, lineOf(text, 'exec:'));
   });
 });

@@ -329,3 +329,42 @@ void describe('env_passthrough', () => {
     ]);
   });
 });
+
+void describe('glob patterns as catalog paths (as MCC tool paths)', () => {
+  void test('a pattern loads every YAML file it matches, ** recursively; a pattern that matches nothing warns', async () => {
+    const dir = await writeFiles({
+      'cat/a.yaml': 'groups: [a]\ntools:\n  - {name: one, exec: echo}\n',
+      'cat/deep/b.yml': 'groups: [b]\ntools:\n  - {name: two, exec: echo}\n',
+      'cat/notes.txt': 'not a catalog',
+    });
+    const flat = await loadCatalog([join(dir, 'cat', '*.yaml')], { env: {} });
+    assert.deepEqual([...flat.tools.keys()], ['a.one']);
+    const deep = await loadCatalog([join(dir, 'cat', '**', '*.{yaml,yml}')], { env: {} });
+    assert.deepEqual([...deep.tools.keys()].sort(), ['a.one', 'b.two']);
+    assert.deepEqual(deep.diagnostics, []);
+    const none = await loadCatalog([join(dir, 'nothing', '*.yaml')], { env: {} });
+    assert.equal(none.tools.size, 0);
+    assert.match(none.diagnostics[0].message, /pattern matches no/);
+    assert.equal(none.diagnostics[0].severity, 'warning');
+  });
+});
+
+void describe('direct tool names', () => {
+  void test("two keys that would share an MCP tool name ('.' becomes '__') are a load error naming both", async () => {
+    const text = 'tools:\n  - {name: b__c, groups: [a], exec: echo}\n  - {name: c, groups: [a__b], exec: echo}\n  - {name: ok, groups: [a], exec: echo}\n';
+    const { catalog, file } = await loadText(text);
+    assert.deepEqual([...catalog.tools.keys()], ['a.b__c', 'a.ok']);
+    const e = only(errors(catalog), /MCP tool/);
+    assert.equal(e.line, lineOf(text, 'groups: [a__b]'));
+    assert.match(e.message, new RegExp(`'a\\.b__c' \\(${file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:2\\) and 'a__b\\.c' would both be the MCP tool 'a__b__c'`));
+  });
+
+  void test("a key that would shadow one of the server's own tools, or is too long, is not loaded", async () => {
+    const long = 'x'.repeat(120);
+    const text = `tools:\n  - {name: search, groups: [], exec: echo}\n  - {name: ${long}, groups: [grp, more], exec: echo}\n`;
+    const { catalog } = await loadText(text);
+    assert.equal(catalog.tools.size, 0);
+    assert.match(only(errors(catalog), /server's own tool/).message, /'search'/);
+    assert.match(only(errors(catalog), /too long/).message, /at most 128/);
+  });
+});

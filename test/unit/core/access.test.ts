@@ -34,3 +34,17 @@ test('accessibleTools filters and sorts by key', () => {
   const tools = [tool('ops.b', ['ops']), tool('dev.a', ['dev']), tool('ops.a', ['ops']), tool('public.z', ['public'])];
   assert.deepEqual(accessibleTools(p(['ops']), tools).map((t) => t.key), ['ops.a', 'ops.b', 'public.z']);
 });
+
+test("a caller group ending in '.*' grants every group with that prefix, never the admin group", () => {
+  assert.equal(canAccess(p(['ops.*']), tool('ops.x', ['ops'])), true);
+  assert.equal(canAccess(p(['ops.*']), tool('ops-east.x', ['ops-east'])), true);
+  assert.equal(canAccess(p(['ops.*']), tool('net.ops.x', ['net', 'ops_db'])), true);
+  assert.equal(canAccess(p(['ops.*']), tool('dev.x', ['dev'])), false);
+  assert.equal(canAccess(p(['ops.*']), tool('op.x', ['op'])), false);
+  assert.equal(canAccess(p(['.*']), tool('any.x', ['any'])), true);
+  assert.equal(canAccess(p(['.*']), tool('admin.x', ['admin'])), false);
+  assert.equal(canAccess(p(['a.*']), tool('admin.y', ['admin'])), false);
+  // Without the suffix a group is a name, not a pattern.
+  assert.equal(canAccess(p(['ops*']), tool('ops.x', ['ops'])), false);
+  assert.equal(canAccess(p(['o.s']), tool('ops.x', ['ops'])), false);
+});

@@ -10,6 +10,10 @@ import { STATUS_MENU, statusText } from '../../../src/extension/status-text';
 import { resolveCatalogPaths } from '../../../src/extension/catalog-paths';
 import { problemsByFile } from '../../../src/extension/diagnostics-model';
 import { formatAudit } from '../../../src/extension/log';
+import { EXPOSE_MODES } from '../../../src/core/expose';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const param = (name: string, extra: Partial<ParamSpec> = {}): ParamSpec => ({ name, type: 'str', required: true, hasDefault: false, hasOverride: false, ...extra });
 
@@ -112,6 +116,7 @@ void describe('settings', () => {
     assert.equal(s.perRun, false);
     assert.equal(s.port, 0);
     assert.equal(s.mcpSessionIdleSeconds, 1800);
+    assert.equal(s.expose, 'auto');
   });
 
   void test('the MCP session idle limit: seconds, 0 for never, bad values fall back', () => {
@@ -119,6 +124,16 @@ void describe('settings', () => {
     assert.equal(readSettings(config({ 'server.mcpSessionIdleSeconds': 0 })).mcpSessionIdleSeconds, 0);
     assert.equal(readSettings(config({ 'server.mcpSessionIdleSeconds': -5 })).mcpSessionIdleSeconds, 1800);
     assert.equal(readSettings(config({ 'server.mcpSessionIdleSeconds': 'x' })).mcpSessionIdleSeconds, 1800);
+  });
+
+  void test('mcc.tools.expose: one of the modes; anything else is the default', () => {
+    for (const mode of ['catalog', 'direct', 'both', 'auto']) assert.equal(readSettings(config({ 'tools.expose': mode }), () => 'x').expose, mode);
+    assert.equal(readSettings(config({ 'tools.expose': 'everything' }), () => 'x').expose, 'auto');
+    // The setting's enum in package.json lists exactly the modes the core knows.
+    const pkg = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', '..', 'package.json'), 'utf8')) as { contributes: { configuration: { properties: Record<string, { enum?: string[]; default?: unknown }> } } };
+    const prop = pkg.contributes.configuration.properties['mcc.tools.expose'];
+    assert.deepEqual([...(prop.enum ?? [])].sort(), [...EXPOSE_MODES].sort());
+    assert.equal(prop.default, 'auto');
   });
 
   void test('values from settings, with bad ones falling back', () => {
@@ -189,6 +204,15 @@ void describe('status, catalog paths, diagnostics, audit', () => {
     assert.deepEqual(r.candidates, ['/a/tools.yaml', '/b/tools.yaml', '/a/more', '/b/more', '/abs/x.yaml']);
     assert.deepEqual(r.existing, ['/a/tools.yaml', '/b/more']);
     assert.deepEqual(r.missing, ['/abs/x.yaml']);
+  });
+
+  void test('a glob pattern among the catalog entries counts when it matches files (real files)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcc-globs-'));
+    mkdirSync(join(dir, 'cat', 'deep'), { recursive: true });
+    writeFileSync(join(dir, 'cat', 'deep', 'a.yaml'), 'tools: []\n');
+    const r = resolveCatalogPaths(['cat/**/*.yaml', 'none/*.yaml'], [dir]);
+    assert.deepEqual(r.existing, [join(dir, 'cat/**/*.yaml')]);
+    assert.deepEqual(r.missing, ['none/*.yaml']);
   });
 
   void test('diagnostics group by file with 0-based lines', () => {

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ExecExecutor } from '../../../src/core/runner/exec-executor';
-import { call, execTool, param } from './helpers';
+import { call, execTool, keptExec, param } from './helpers';
 
 // The server's environment minus proxies, which would route 127.0.0.1 away.
 const serverEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/_proxy$/i.test(k)));
@@ -73,7 +73,7 @@ describe('curl tools', () => {
 
   test('in the default pty mode too, with a transform', async () => {
     const tool = execTool({ command: `curl -sL -o - '${base}/pty'`, transform: "sed 's/GET/got/'", envPassthrough: true });
-    const out = await new ExecExecutor({ baseEnv: serverEnv }).run(tool, {}, call().ctx);
+    const out = await keptExec({ baseEnv: serverEnv }).run(tool, {}, call().ctx);
     assert.equal(out.code, 0, out.stderr);
     assert.equal((JSON.parse(out.stdout) as { method: string }).method, 'got');
   });

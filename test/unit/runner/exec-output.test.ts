@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ExecExecutor } from '../../../src/core/runner/exec-executor';
-import { ALICE, HOST_PATH, call, execTool, param, sleep, tempDir } from './helpers';
+import { ALICE, HOST_PATH, call, execTool, keptExec, param, sleep, tempDir } from './helpers';
 
 const PATH_ENV = { PATH: HOST_PATH };
 const MiB = 1024 * 1024;
@@ -44,7 +44,7 @@ describe('output cap', () => {
 });
 
 describe('transform', () => {
-  const ex = new ExecExecutor({ defaultMode: 'pipe' });
+  const ex = keptExec({ defaultMode: 'pipe' });
 
   test('pipes the successful stdout through the templated transform', async () => {
     const tool = execTool({
@@ -86,7 +86,7 @@ describe('transform', () => {
   test('shares the timeout budget with the command', async () => {
     const tool = execTool({ command: '/bin/sleep 0.6; echo x', transform: '/bin/sleep 10', limits: { timeout: 1.5 } });
     const begin = Date.now();
-    const out = await new ExecExecutor({ defaultMode: 'pipe', killGraceMs: 200 }).run(tool, {}, call().ctx);
+    const out = await keptExec({ defaultMode: 'pipe', killGraceMs: 200 }).run(tool, {}, call().ctx);
     assert.equal(out.code, -1);
     assert.match(out.stderr, /timeout after 1\.5s \(in the transform\)/);
     assert.ok(Date.now() - begin < 6000);
@@ -97,7 +97,7 @@ describe('cache_ttl', () => {
   test('an identical call within the ttl is answered from the cache; the side effect happens once', async () => {
     const t = tempDir();
     try {
-      const ex = new ExecExecutor({ defaultMode: 'pipe' });
+      const ex = keptExec({ defaultMode: 'pipe' });
       const tool = execTool({ command: 'echo run >> count; echo "hello {{ who }}"', params: [param('who')], cwd: t.dir, cacheTtl: 60 });
       const count = (): number => readFileSync(join(t.dir, 'count'), 'utf8').split('\n').filter(Boolean).length;
       const first = await ex.run(tool, { who: 'a' }, call().ctx);
@@ -126,7 +126,7 @@ describe('cache_ttl', () => {
   test('entries expire after the ttl', async () => {
     const t = tempDir();
     try {
-      const ex = new ExecExecutor({ defaultMode: 'pipe' });
+      const ex = keptExec({ defaultMode: 'pipe' });
       const tool = execTool({ command: 'echo run >> count', cwd: t.dir, cacheTtl: 0.3 });
       await ex.run(tool, {}, call().ctx);
       await ex.run(tool, {}, call().ctx);
@@ -142,7 +142,7 @@ describe('cache_ttl', () => {
   test('failures are not cached', async () => {
     const t = tempDir();
     try {
-      const ex = new ExecExecutor({ defaultMode: 'pipe' });
+      const ex = keptExec({ defaultMode: 'pipe' });
       const tool = execTool({ command: 'echo run >> count; exit 1', cwd: t.dir, cacheTtl: 60 });
       await ex.run(tool, {}, call().ctx);
       await ex.run(tool, {}, call().ctx);

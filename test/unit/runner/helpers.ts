@@ -6,6 +6,19 @@ import { join } from 'node:path';
 import type { ExecTool, ParamSpec } from '../../../src/core/catalog/types';
 import type { CallContext, RunEvent } from '../../../src/core/runner/types';
 import { isAlive } from '../../../src/core/runner/process-tree';
+import { ExecExecutor, type ExecExecutorOptions } from '../../../src/core/runner/exec-executor';
+import { RunKit } from '../../../src/core/runner/run-kit';
+import type { ToolExecutor } from '../../../src/core/runner/types';
+
+/** An exec executor inside the run kit (transform, cache_ttl), as the runtime uses it. */
+export function keptExec(opts: ExecExecutorOptions = {}): ToolExecutor {
+  const kit = new RunKit({
+    ...(opts.baseEnv ? { baseEnv: opts.baseEnv } : {}),
+    ...(opts.killGraceMs !== undefined ? { killGraceMs: opts.killGraceMs } : {}),
+    ...(opts.maxOutputBytes !== undefined ? { maxOutputBytes: opts.maxOutputBytes } : {}),
+  });
+  return kit.wrap(new ExecExecutor(opts));
+}
 
 export const FIXTURES = join(__dirname, '..', '..', '..', '..', 'test', 'fixtures', 'runner');
 export const HOST_PATH = process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin';

@@ -77,3 +77,21 @@ test('an unclosed tag is reported as such, not as a parser crash', () => {
   assert.match(msg, /unclosed \{\{ … \}\} or \{% … %\}/);
   assert.doesNotMatch(msg, /TypeError/);
 });
+
+void describe('undefined template variables are named', () => {
+  void test('the error names every variable the call left without a value', () => {
+    assert.throws(() => renderTemplate('ping -c {{ count }} {{ host | quote }}', {}), (e: unknown) => e instanceof TemplateError && /uses 'count', 'host', which the call did not provide/.test(e.message));
+    assert.throws(() => renderTemplate('echo {{ a }} {{ b | quote }}', { a: 1 }), /uses 'b', which the call did not provide/);
+  });
+
+  void test('names bound by the template itself, filters and functions are not variables', () => {
+    assert.throws(
+      () => renderTemplate('{% set x = 1 %}{% for f in files %}{{ f | quote }}{{ loop.index }}{% endfor %}{{ x }}{{ range(2) | join(",") }}{{ n }}', { files: ['a'] }),
+      (e: unknown) => e instanceof Error && /uses 'n', which/.test(e.message) && !/'f'|'x'|'loop'|'range'|'quote'|'join'/.test(e.message),
+    );
+  });
+
+  void test('an unprovided flag in {% if %} is false, as before', () => {
+    assert.equal(renderTemplate('ls{% if all %} -a{% endif %}', {}), 'ls');
+  });
+});

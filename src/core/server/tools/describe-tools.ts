@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { toMcpResult, type McpSessionContext } from '../session-context';
 
-export function registerDescribeTools(server: McpServer, ctx: McpSessionContext): void {
-  server.registerTool(
+export function registerDescribeTools(server: McpServer, ctx: McpSessionContext): RegisteredTool {
+  return server.registerTool(
     'describe_tools',
     {
       title: 'List catalog tools',

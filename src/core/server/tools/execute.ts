@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { toMcpResult, type McpSessionContext } from '../session-context';
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpSessionContext } from '../session-context';
+import { answerCatalogCall } from '../elicitation';
 
 /** What execute answers as structuredContent, failures included (code -1 when nothing ran). */
 export const RUN_OUTPUT_SHAPE = {
@@ -11,8 +12,8 @@ export const RUN_OUTPUT_SHAPE = {
   truncated: z.boolean().describe('True when output past the cap was cut'),
 };
 
-export function registerExecute(server: McpServer, ctx: McpSessionContext): void {
-  server.registerTool(
+export function registerExecute(server: McpServer, ctx: McpSessionContext): RegisteredTool {
+  return server.registerTool(
     'execute',
     {
       title: 'Run a catalog tool',
@@ -31,14 +32,7 @@ export function registerExecute(server: McpServer, ctx: McpSessionContext): void
       outputSchema: RUN_OUTPUT_SHAPE,
       annotations: { readOnlyHint: false, openWorldHint: true },
     },
-    async ({ key, params }, extra) => {
-      const result = toMcpResult(
-        await ctx.feedback.run(extra, (call) =>
-          ctx.runtime.execute(ctx.principal, ctx.sessionKeyFor(extra), key, params, { ...call, clientName: ctx.clientName() }),
-        ),
-      );
-      ctx.feedback.answerCancelled(extra, result);
-      return result;
-    },
+    // Asks the user for missing required params first when the client can show a form (elicitation.ts).
+    async ({ key, params }, extra) => answerCatalogCall(server, ctx, key, params, extra),
   );
 }

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT } from '../../search/tool-search';
 import { toMcpResult, type McpSessionContext } from '../session-context';
 
-export function registerSearch(server: McpServer, ctx: McpSessionContext): void {
-  server.registerTool(
+export function registerSearch(server: McpServer, ctx: McpSessionContext): RegisteredTool {
+  return server.registerTool(
     'search',
     {
       title: 'Find catalog tools',

@@ -1,0 +1,43 @@
+// What an agent gets beyond the five catalog tools, for one connection:
+// MCC's prompts, the catalog and the session as resources (with
+// subscriptions), completions for tool keys, and each catalog tool as a tool
+// of its own. Kept in step with the catalog, the expose mode and the store
+// until the connection closes.
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { DirectTools } from './direct-tools';
+import { registerPrompts } from './prompts/register-prompts';
+import { registerSessionResource } from './resources/session-resource';
+import { ResourceSubscriptions } from './resources/subscriptions';
+import { registerToolResources } from './resources/tool-resources';
+import type { McpSessionContext } from './session-context';
+
+export function addAgentFeatures(server: McpServer, ctx: McpSessionContext, catalogTools: RegisteredTool[]): void {
+  registerPrompts(server, ctx);
+  const subscriptions = new ResourceSubscriptions(server, ctx);
+  registerToolResources(server, ctx);
+  registerSessionResource(server, ctx);
+  const direct = new DirectTools(server, ctx, catalogTools);
+  direct.sync();
+
+  let listed = accessibleKeys(ctx);
+  const listeners = [
+    ctx.runtime.onDidChangeCatalog(() => {
+      direct.sync();
+      const now = accessibleKeys(ctx);
+      if (now !== listed) server.sendResourceListChanged();
+      listed = now;
+      subscriptions.catalogChanged();
+    }),
+    ctx.runtime.onDidChangeExpose(() => direct.sync()),
+    ctx.runtime.store.onDidChange((c) => subscriptions.storeChanged(c)),
+  ];
+  const previous = server.server.onclose;
+  server.server.onclose = () => {
+    previous?.();
+    for (const l of listeners) l.dispose();
+  };
+}
+
+function accessibleKeys(ctx: McpSessionContext): string {
+  return ctx.runtime.accessibleTools(ctx.principal).map((t) => t.key).join('\n');
+}

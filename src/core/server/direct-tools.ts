@@ -1,0 +1,95 @@
+// Each catalog tool the caller may run as an MCP tool of its own, next to
+// (or instead of) search / describe_tools / execute, as the runtime's expose
+// mode says. Kept in step with the catalog and the mode for the life of the
+// connection; every change ends in one notifications/tools/list_changed.
+// A direct tool runs through exactly the path execute takes.
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { directToolName } from '../catalog/direct-names';
+import { formatSignature } from '../catalog/signature';
+import type { ToolDef } from '../catalog/types';
+import { answerCatalogCall } from './elicitation';
+import { exposure } from '../expose';
+import type { McpSessionContext } from './session-context';
+import { inputSchemaOf, passThroughSchema } from './tool-schema';
+
+interface Entry {
+  handle: RegisteredTool;
+  /** What the client sees of it; an unchanged one is kept across catalog reloads. */
+  fingerprint: string;
+}
+
+export class DirectTools {
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(
+    private readonly server: McpServer,
+    private readonly ctx: McpSessionContext,
+    /** search, describe_tools and execute: hidden in `direct` mode. */
+    private readonly catalogTools: RegisteredTool[],
+  ) {}
+
+  /** Brings the tool list in line with the catalog, the caller's access and the mode. */
+  sync(): void {
+    const accessible = this.ctx.runtime.accessibleTools(this.ctx.principal);
+    const show = exposure(this.ctx.runtime.expose, accessible.length);
+    oneNotification(this.server, () => {
+      for (const t of this.catalogTools) if (t.enabled !== show.catalogTools) t.update({ enabled: show.catalogTools });
+      const wanted = new Map((show.directTools ? accessible : []).map((t) => [directToolName(t.key), t]));
+      for (const [name, entry] of this.entries) {
+        const tool = wanted.get(name);
+        if (tool && fingerprintOf(tool) === entry.fingerprint) continue;
+        entry.handle.remove();
+        this.entries.delete(name);
+      }
+      for (const [name, tool] of wanted) {
+        if (!this.entries.has(name)) this.entries.set(name, { handle: this.register(name, tool), fingerprint: fingerprintOf(tool) });
+      }
+    });
+  }
+
+  private register(name: string, tool: ToolDef): RegisteredTool {
+    const key = tool.key;
+    return this.server.registerTool(
+      name,
+      {
+        title: tool.annotations?.title ?? key,
+        description: describe(tool),
+        inputSchema: passThroughSchema(inputSchemaOf(tool)),
+        annotations: { ...tool.annotations, title: tool.annotations?.title ?? key },
+        _meta: { 'mcc/key': key },
+      },
+      // Looked up by key at call time: a reload between listing and calling is answered by the current catalog.
+      async (args, extra) => answerCatalogCall(this.server, this.ctx, key, args, extra),
+    );
+  }
+}
+
+/** The description a client shows: the catalog's own, then the signature agents read in search. */
+function describe(tool: ToolDef): string {
+  const own = tool.description.trim();
+  const signature = formatSignature(tool);
+  return own ? `${own}\n\n${signature.split('\n')[0].replace(/^## /, '')}` : signature;
+}
+
+function fingerprintOf(tool: ToolDef): string {
+  return JSON.stringify([tool.key, describe(tool), inputSchemaOf(tool), tool.annotations ?? null]);
+}
+
+/**
+ * Runs `change` with the server's tools/list_changed notifications held
+ * back, then sends one if any was due. The SDK announces each registration
+ * and removal on its own; a catalog reload must not become fifty messages.
+ */
+function oneNotification(server: McpServer, change: () => void): void {
+  const send = server.sendToolListChanged.bind(server);
+  let due = false;
+  server.sendToolListChanged = () => {
+    due = true;
+  };
+  try {
+    change();
+  } finally {
+    server.sendToolListChanged = send;
+  }
+  if (due) send();
+}

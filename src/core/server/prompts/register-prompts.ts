@@ -1,0 +1,70 @@
+// MCC's prompts (as the original MCC has them): find_and_run(task),
+// explain_tool(key), debug_error(key, error). Their `key` arguments complete
+// to the keys the caller may run; their text is built for this catalog, this
+// caller and this session (prompt-text.ts).
+import { z } from 'zod';
+import { completable } from '@modelcontextprotocol/sdk/server/completable.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { ErrorCode, McpError, type GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
+import { isReservedKey } from '../../identity';
+import { completeKeys } from '../completions';
+import { exposure } from '../../expose';
+import type { HandlerExtra, McpSessionContext } from '../session-context';
+import { debugErrorText, explainToolText, findAndRunText, type PromptSetting } from './prompt-text';
+
+function setting(ctx: McpSessionContext, extra: HandlerExtra): PromptSetting {
+  const tools = ctx.runtime.accessibleTools(ctx.principal);
+  const vars = Object.keys(ctx.runtime.storeView(ctx.principal, ctx.sessionKeyFor(extra))).filter((k) => !isReservedKey(k));
+  return { tools, show: exposure(ctx.runtime.expose, tools.length), sessionVars: vars.sort() };
+}
+
+function userMessage(description: string, text: string): GetPromptResult {
+  return { description, messages: [{ role: 'user', content: { type: 'text', text } }] };
+}
+
+export function registerPrompts(server: McpServer, ctx: McpSessionContext): void {
+  const keyArg = (what: string) =>
+    completable(z.string().describe(what), (value) => completeKeys(ctx, value));
+
+  server.registerPrompt(
+    'find_and_run',
+    {
+      title: 'Find a tool and run it',
+      description: 'Finds the catalog tool for a task (search, describe_tools) and runs it (execute), using the session store for values later steps need.',
+      argsSchema: { task: z.string().describe('What to get done, in plain words, e.g. "count the TODOs in src"') },
+    },
+    ({ task }, extra) => userMessage(`Find and run a tool for: ${task}`, findAndRunText(task, setting(ctx, extra))),
+  );
+
+  server.registerPrompt(
+    'explain_tool',
+    {
+      title: 'Explain a catalog tool',
+      description: 'Explains what a catalog tool does, its parameters (required or optional) and when to use it.',
+      argsSchema: { key: keyArg('The tool key, e.g. ops.grep (completes to the tools you may run)') },
+    },
+    ({ key }, extra) => {
+      const s = setting(ctx, extra);
+      const tool = s.tools.find((t) => t.key === key);
+      // The same answer for a key that does not exist and one the caller may not run.
+      if (!tool) throw new McpError(ErrorCode.InvalidParams, `No tool '${key}' you can run; complete the key, or use search / describe_tools.`);
+      return userMessage(`Explain ${key}`, explainToolText(tool, s));
+    },
+  );
+
+  server.registerPrompt(
+    'debug_error',
+    {
+      title: 'Debug a tool error',
+      description: 'Diagnoses an error a catalog tool answered with and suggests how to fix the call.',
+      argsSchema: {
+        key: keyArg('The key of the tool that failed, e.g. ops.grep'),
+        error: z.string().describe('The error text the tool answered with'),
+      },
+    },
+    ({ key, error }, extra) => {
+      const s = setting(ctx, extra);
+      return userMessage(`Debug ${key}`, debugErrorText(key, error, s.tools.find((t) => t.key === key), s));
+    },
+  );
+}

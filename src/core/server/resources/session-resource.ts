@@ -1,0 +1,24 @@
+// mcc://session: the caller's own session store as JSON — the identity keys
+// (user, email, groups, tools; read-only, as ever) and the variables of this
+// session. Resources are read-only by nature: set_session changes it.
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpSessionContext } from '../session-context';
+
+export const SESSION_URI = 'mcc://session';
+
+export function registerSessionResource(server: McpServer, ctx: McpSessionContext): void {
+  server.registerResource(
+    'session',
+    SESSION_URI,
+    {
+      title: 'This session',
+      description:
+        'Your own session store as JSON: your identity (user, email, groups, tools; read-only) and the variables set in this ' +
+        'session with set_session or by tools. Subscribe to hear when it changes.',
+      mimeType: 'application/json',
+    },
+    (uri, extra) => ({
+      contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(ctx.runtime.storeView(ctx.principal, ctx.sessionKeyFor(extra)), null, 2) }],
+    }),
+  );
+}

@@ -1,0 +1,55 @@
+// The variables a call-time template reads, found in nunjucks' parse tree:
+// every name it looks up, less filter and function names and the names the
+// template binds itself (loop variables, {% set %}, macro arguments, `loop`).
+import nunjucks from 'nunjucks';
+
+/** The part of a nunjucks parse-tree node read here (its parser API is untyped). */
+interface TemplateNode {
+  typename: string;
+  value?: unknown;
+  name?: TemplateNode | TemplateNode[];
+  targets?: TemplateNode[];
+  args?: { children?: TemplateNode[] };
+  findAll(type: unknown): TemplateNode[];
+}
+
+interface NunjucksInternals {
+  parser: { parse(src: string): TemplateNode };
+  nodes: Record<'Symbol' | 'FunCall' | 'For' | 'Set' | 'Macro', unknown>;
+}
+
+const internals = nunjucks as unknown as NunjucksInternals;
+
+/** Names the template reads from its context, each once, in order; [] when it does not parse. */
+export function templateVariables(template: string): string[] {
+  let root: TemplateNode;
+  try {
+    root = internals.parser.parse(template);
+  } catch {
+    return [];
+  }
+  const { nodes } = internals;
+  const calls = new Set<TemplateNode>();
+  for (const f of root.findAll(nodes.FunCall)) if (f.name && !Array.isArray(f.name)) calls.add(f.name);
+  const bound = new Set<string>(['loop']);
+  const bind = (n: TemplateNode | TemplateNode[] | undefined): void => {
+    for (const x of Array.isArray(n) ? n : n ? [n] : []) {
+      if (x.typename === 'Symbol' && typeof x.value === 'string') bound.add(x.value);
+      else if (x.typename === 'Array' || x.typename === 'NodeList') bind((x as unknown as { children: TemplateNode[] }).children);
+    }
+  };
+  for (const f of root.findAll(nodes.For)) bind(f.name);
+  for (const s of root.findAll(nodes.Set)) bind(s.targets);
+  for (const m of root.findAll(nodes.Macro)) bind(m.args?.children);
+  const out: string[] = [];
+  for (const s of root.findAll(nodes.Symbol)) {
+    if (calls.has(s) || typeof s.value !== 'string' || bound.has(s.value) || out.includes(s.value)) continue;
+    out.push(s.value);
+  }
+  return out;
+}
+
+/** The template's variables that `params` does not hold. */
+export function missingVariables(template: string, params: Record<string, unknown>): string[] {
+  return templateVariables(template).filter((v) => params[v] === undefined || params[v] === null);
+}
