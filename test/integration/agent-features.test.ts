@@ -184,7 +184,7 @@ describe('direct tools', () => {
       // Every call was audited like an execute call, under the tool's key.
       await until('the audit lines', () => /call nina \S+ net\.ping \{"host":"gw"\} -> error/.test(h.stderr()));
       assert.match(h.stderr(), /call nina \S+ net\.ping \{"host":"gw","count":2,"verbose":false\} -> 0/);
-      assert.match(h.stderr(), /call nina \S+ net\.ping .* -> error \(\d+ ms\): Invalid parameters for 'net\.ping'/);
+      assert.match(h.stderr(), /call nina \S+ net\.ping .* -> error \(Invalid parameters for 'net\.ping'.*\) in \d+ ms/);
     } finally {
       await c.close();
       assert.equal(await h.stop(), 0);

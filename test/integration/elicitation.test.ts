@@ -93,10 +93,10 @@ describe('elicitation of missing required parameters', () => {
     assert.equal(c.isError, true);
     assert.match(text(c), /^'ops\.deploy' did not run: the user cancelled the form asking for 'target'\./);
     // The audit lines reach our pipe a moment after the answers.
-    const audited = /call eli \S+ ops\.deploy \{\} -> error \(\d+ ms\): 'ops\.deploy' did not run: the user cancelled/;
+    const audited = /call eli \S+ ops\.deploy \{\} -> error \('ops\.deploy' did not run: the user cancelled.*\) in \d+ ms/;
     for (let i = 0; i < 100 && !audited.test(h.stderr()); i++) await new Promise((r) => setTimeout(r, 50));
     assert.match(h.stderr(), audited);
-    assert.match(h.stderr(), /call eli \S+ ops\.deploy \{\} -> error \(\d+ ms\): 'ops\.deploy' did not run: the user declined/);
+    assert.match(h.stderr(), /call eli \S+ ops\.deploy \{\} -> error \('ops\.deploy' did not run: the user declined.*\) in \d+ ms/);
     assert.doesNotMatch(h.stderr(), /run \S+ ops\.deploy/, 'the tool never started');
   });
 

@@ -202,7 +202,9 @@ describe('Runtime', () => {
     const store = await SessionStore.open({ storage: new MemoryStorage(), sweepIntervalMs: 0 });
     const throwing = new Runtime({ store, executors: { exec: new FakeExecutor(() => ({ code: 0, stdout: 'ok', stderr: '', durationMs: 1 })) }, onAudit: () => { throw new Error('sink down'); } });
     throwing.setCatalog({ tools: new Map<string, ToolDef>([[execTool.key, execTool]]), diagnostics: [], files: [] });
-    assert.deepEqual(await throwing.execute(OWNER, 'k', 't.run', { word: 'w' }), { isError: false, text: 'ok' });
+    const answered = await throwing.execute(OWNER, 'k', 't.run', { word: 'w' });
+    assert.deepEqual({ isError: answered.isError, text: answered.text }, { isError: false, text: 'ok' });
+    assert.equal(answered.structured?.returncode, 0);
   });
 
   test('search, describe_tools, get_session and set_session are audited by the runtime with the same fields', async () => {
