@@ -168,7 +168,9 @@ describe('warm Python runners', () => {
   });
 
   test('more concurrent calls than processes wait for a warm one instead of starting interpreters', async () => {
-    const one = new FnExecutor({ poolSize: 1 });
+    // The fallback to one-shot is the next test's; here no wait is long enough for it,
+    // however slowly a loaded machine starts the interpreter.
+    const one = new FnExecutor({ poolSize: 1, pythonQueueWaitMs: 60_000 });
     try {
       const slow = pyTool('fnpkg.warm:slow');
       const pids = await Promise.all([0, 1, 2].map(() => value(one, slow, { seconds: 0.1 })));
