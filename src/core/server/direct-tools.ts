@@ -59,7 +59,7 @@ export class DirectTools {
         _meta: { 'mcc/key': key },
       },
       // Looked up by key at call time: a reload between listing and calling is answered by the current catalog.
-      async (args, extra) => answerCatalogCall(this.server, this.ctx, key, args, extra),
+      async (args, extra) => answerCatalogCall(this.server, this.ctx, key, args, extra, { structured: false }),
     );
   }
 }

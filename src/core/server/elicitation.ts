@@ -20,6 +20,9 @@ export const ELICIT_TIMEOUT_MS = 10 * 60 * 1000;
 /**
  * A catalog call as its MCP answer: the caller's progress and log messages
  * while it runs (run-feedback.ts), and an answer even when it was cancelled.
+ * `structured`: execute declares an outputSchema and answers with
+ * structuredContent too; a direct tool answers as the tool itself does, in
+ * text (clients such as VS Code hand structuredContent to the model instead).
  */
 export async function answerCatalogCall(
   server: McpServer,
@@ -27,8 +30,10 @@ export async function answerCatalogCall(
   key: unknown,
   params: unknown,
   extra: HandlerExtra & FeedbackExtra,
+  { structured }: { structured: boolean },
 ): Promise<CallToolResult> {
-  const result = toMcpResult(await ctx.feedback.run(extra, (call) => runCatalogCall(server, ctx, key, params, extra, call)));
+  const answer = await ctx.feedback.run(extra, (call) => runCatalogCall(server, ctx, key, params, extra, call));
+  const result = toMcpResult(structured ? answer : { isError: answer.isError, text: answer.text });
   ctx.feedback.answerCancelled(extra, result);
   return result;
 }

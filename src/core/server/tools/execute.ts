@@ -33,6 +33,6 @@ export function registerExecute(server: McpServer, ctx: McpSessionContext): Regi
       annotations: { readOnlyHint: false, openWorldHint: true },
     },
     // Asks the user for missing required params first when the client can show a form (elicitation.ts).
-    async ({ key, params }, extra) => answerCatalogCall(server, ctx, key, params, extra),
+    async ({ key, params }, extra) => answerCatalogCall(server, ctx, key, params, extra, { structured: true }),
   );
 }
