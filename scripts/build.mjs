@@ -1,5 +1,7 @@
-// Bundles the extension and the CLI with esbuild. node-pty is native and
-// `vscode` is provided by the editor, so both stay external.
+// Bundles the extension and the CLI with esbuild. node-pty and
+// better-sqlite3 are native and `vscode` is provided by the editor, so they
+// stay external (the extension never loads better-sqlite3: the editor keeps
+// sessions in workspace state).
 import { build } from 'esbuild';
 import { cpSync, mkdirSync, existsSync } from 'node:fs';
 import { relative, sep } from 'node:path';
@@ -26,7 +28,7 @@ const common = {
   target: 'node20',
   format: 'cjs',
   sourcemap: true,
-  external: ['node-pty'],
+  external: ['node-pty', 'better-sqlite3'],
   plugins: [pureCore],
   logLevel: 'warning',
 };

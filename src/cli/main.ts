@@ -8,7 +8,7 @@ import { AuthConfigError, Authenticator, newToken } from '../core/http/authentic
 import { loadUsersFile, type UsersConfig } from '../core/http/users-file';
 import { startHttpServer } from '../core/http/http-server';
 import { createServer } from '../core/server/create-server';
-import { JsonFileStorage } from '../core/session/json-file-storage';
+import { openSessionStorage } from '../core/session/open-storage';
 import type { Principal } from '../core/identity';
 import { openRuntime } from '../core/open-runtime';
 import { CatalogSource } from '../core/catalog-source';
@@ -30,8 +30,14 @@ async function serve(args: ServeArgs): Promise<void> {
     throw e;
   }
 
+  const storage = await openSessionStorage(args.store, {
+    importFrom: args.state,
+    ttlSeconds: args.sessionTtl,
+    ...(args.storePrefix ? { redisPrefix: args.storePrefix } : {}),
+    logger,
+  });
   const { runtime, store, fnResolver } = await openRuntime({
-    storage: new JsonFileStorage(args.state, logger),
+    storage,
     ttlSeconds: args.sessionTtl,
     limits: {
       ...(args.maxValueBytes ? { maxValueBytes: args.maxValueBytes } : {}),
@@ -43,6 +49,7 @@ async function serve(args: ServeArgs): Promise<void> {
     onAudit: (a) =>
       logger.info(`call ${a.user} ${a.sessionKey.slice(0, 8)} ${a.toolKey} ${JSON.stringify(a.params)} -> ${a.code} (${a.durationMs} ms)${a.error ? `: ${a.error}` : ''}`),
   });
+  logger.info(`sessions in ${store.description}`);
   const catalog = new CatalogSource(args.tools, { logger, fnResolver, onLoad: (c) => runtime.setCatalog(c) });
   await catalog.load();
   if (args.watch) catalog.watch();
@@ -64,10 +71,11 @@ async function serve(args: ServeArgs): Promise<void> {
       authenticator,
       host: args.host,
       port: args.port,
+      stateless: args.stateless,
       logger,
     });
     process.stdout.write(`${JSON.stringify({ url: http.url, token })}\n`);
-    logger.info(`serving ${runtime.getCatalog().tools.size} tools at ${http.url} (owner ${owner.user})`);
+    logger.info(`serving ${runtime.getCatalog().tools.size} tools at ${http.url} (owner ${owner.user}${args.stateless ? ', stateless' : ''})`);
     stop = () => http.close();
   }
 
@@ -82,11 +90,8 @@ async function serve(args: ServeArgs): Promise<void> {
     runtime
       .shutdown()
       .then(() => stop())
-      .then(() => store.flush())
-      .then(() => {
-        store.dispose();
-        process.exit(0);
-      })
+      .then(() => store.close())
+      .then(() => process.exit(0))
       .catch((e: unknown) => {
         logger.error(`shutdown failed: ${String(e)}`);
         process.exit(1);

@@ -9,7 +9,7 @@ import { isPlainObject } from './catalog/coerce';
 import { accessibleTools, canAccess } from './access';
 import { Emitter, type Clock, type Logger, silentLogger, systemClock } from './host';
 import { identityKeys, isReservedKey, type IdentityKeys, type Principal } from './identity';
-import type { RunEventSink, ToolExecutor } from './runner/types';
+import type { ExecOutcome, RunEventSink, ToolExecutor } from './runner/types';
 import { nullEventSink } from './runner/types';
 import { ToolInputError } from './runner/errors';
 import { validateVariableName } from './session/names';
@@ -100,8 +100,8 @@ export class Runtime {
   }
 
   /** The store as a tool sees it: variables, then identity on top (never from storage). */
-  storeView(p: Principal, sessionKey: string): Record<string, unknown> {
-    const vars = this.opts.store.variables(p.user, sessionKey);
+  async storeView(p: Principal, sessionKey: string): Promise<Record<string, unknown>> {
+    const vars = await this.opts.store.variables(p.user, sessionKey);
     return { ...vars, ...this.identity(p) };
   }
 
@@ -110,15 +110,16 @@ export class Runtime {
     const bad = reserved ? undefined : validateVariableName(name);
     if (bad) return fail(bad);
     try {
-      await this.opts.store.touch(p.user, sessionKey, call.clientName);
+      // Reads write nothing now: the last use is queued and written in a batch.
+      this.opts.store.touch(p.user, sessionKey, call.clientName);
+      if (reserved) return ok(JSON.stringify(this.identity(p)[name]));
+      const vars = await this.opts.store.variables(p.user, sessionKey);
+      const key = name as string;
+      return ok(JSON.stringify(Object.prototype.hasOwnProperty.call(vars, key) ? vars[key] : null));
     } catch (e) {
       if (e instanceof SessionError) return fail(e.message);
       throw e;
     }
-    if (reserved) return ok(JSON.stringify(this.identity(p)[name]));
-    const vars = this.opts.store.variables(p.user, sessionKey);
-    const key = name as string;
-    return ok(JSON.stringify(Object.prototype.hasOwnProperty.call(vars, key) ? vars[key] : null));
   }
 
   async setSession(p: Principal, sessionKey: string, name: unknown, value: unknown, call: CallOptions = {}): Promise<ToolCallResult> {
@@ -126,8 +127,8 @@ export class Runtime {
     if (bad) return fail(bad);
     if (value === undefined) return fail("set_session needs a 'value' (any JSON value; use null to store null).");
     try {
-      await this.opts.store.set(p.user, sessionKey, name as string, value);
-      await this.opts.store.touch(p.user, sessionKey, call.clientName);
+      // One durable write; the last use and client name ride with it.
+      await this.opts.store.set(p.user, sessionKey, name as string, value, call.clientName);
     } catch (e) {
       if (e instanceof SessionError) return fail(e.message);
       throw e;
@@ -192,27 +193,8 @@ export class Runtime {
     const runId = randomUUID();
     this.running.set(runId, abort);
     try {
-      await this.opts.store.touch(p.user, sessionKey, call.clientName);
-      const snapshot = this.storeView(p, sessionKey);
-      const outcome = await executor.run(tool, validated.params, {
-        runId,
-        caller: { user: p.user, sessionKey },
-        store: snapshot,
-        signal: abort.signal,
-        events: this.opts.events ?? nullEventSink,
-      });
-      let note = '';
-      if (tool.kind === 'fn' && tool.takesContext && outcome.contextOut) {
-        try {
-          const wb = await this.opts.store.writeBack(p.user, sessionKey, snapshot, outcome.contextOut);
-          if (!wb.applied) this.logger.warn(`write-back of '${key}' for ${p.user} rejected: ${wb.reason}`);
-        } catch (e) {
-          // The tool ran: its answer is still returned, saying its session changes were lost.
-          if (!(e instanceof SessionError)) throw e;
-          this.logger.error(`write-back of '${key}' for ${p.user} failed: ${e.message}`);
-          note = `\n[mcc: the tool's session changes were not saved: ${e.message}]`;
-        }
-      }
+      this.opts.store.touch(p.user, sessionKey, call.clientName);
+      const { outcome, note } = await this.runInSession(p, sessionKey, tool, executor, validated.params, runId, abort.signal);
       const done = (result: ToolCallResult): RunResult => ({ result: note ? { ...result, text: result.text + note } : result, code: outcome.code, params: masked });
       if (outcome.code !== 0) return done(formatRunFailure(key, outcome));
       if (tool.kind === 'fn') return done(ok(typeof outcome.value === 'string' ? outcome.value : JSON.stringify(outcome.value ?? null)));
@@ -227,6 +209,48 @@ export class Runtime {
       this.running.delete(runId);
       call.signal?.removeEventListener('abort', onAbort);
       if (this.running.size === 0) for (const notify of this.idleWaiters.splice(0)) notify();
+    }
+  }
+
+  /**
+   * Runs the tool on a fresh read of the bucket. Tools that receive `context`
+   * run one at a time per bucket in this server, so each write-back builds on
+   * the one before; across servers, the store refuses a write-back over a key
+   * another call changed since the read, and the note tells the caller.
+   */
+  private runInSession(
+    p: Principal,
+    sessionKey: string,
+    tool: ToolDef,
+    executor: ToolExecutor,
+    params: Record<string, unknown>,
+    runId: string,
+    signal: AbortSignal,
+  ): Promise<{ outcome: ExecOutcome; note: string }> {
+    const writesBack = tool.kind === 'fn' && tool.takesContext;
+    const run = async (): Promise<{ outcome: ExecOutcome; note: string }> => {
+      const snapshot = await this.storeView(p, sessionKey);
+      const events = this.opts.events ?? nullEventSink;
+      const outcome = await executor.run(tool, params, { runId, caller: { user: p.user, sessionKey }, store: snapshot, signal, events });
+      const note = writesBack && outcome.contextOut ? await this.writeBack(p, sessionKey, tool.key, snapshot, outcome.contextOut) : '';
+      return { outcome, note };
+    };
+    return writesBack ? this.opts.store.exclusive(p.user, sessionKey, run) : run();
+  }
+
+  /** Applies a tool's context; returns a note for the caller when its changes were not saved. */
+  private async writeBack(p: Principal, sessionKey: string, key: string, snapshot: Record<string, unknown>, returned: Record<string, unknown>): Promise<string> {
+    try {
+      const wb = await this.opts.store.writeBack(p.user, sessionKey, snapshot, returned);
+      if (wb.applied) return '';
+      this.logger.warn(`write-back of '${key}' for ${p.user} rejected: ${wb.reason}`);
+      // A conflict is the caller's business (its change did not land); a bad key is the tool author's (logged).
+      return wb.conflicts ? `\n[mcc: ${wb.reason}]` : '';
+    } catch (e) {
+      // The tool ran: its answer is still returned, saying its session changes were lost.
+      if (!(e instanceof SessionError)) throw e;
+      this.logger.error(`write-back of '${key}' for ${p.user} failed: ${e.message}`);
+      return `\n[mcc: the tool's session changes were not saved: ${e.message}]`;
     }
   }
 

@@ -15,6 +15,7 @@ import type { HandlerExtra } from '../server/session-context';
 import type { Authenticator } from './authenticator';
 import { allowedHosts, allowedOrigins, hostForUrl } from './request-guard';
 import { SESSION_KEY_HEADER, sessionKeyError } from './session-key';
+import { serveStateless, statelessRefusal } from './stateless';
 
 export interface HttpServerOptions {
   runtime: Runtime;
@@ -24,6 +25,8 @@ export interface HttpServerOptions {
   logger?: Logger;
   /** Largest request body accepted (default 4 MiB). */
   maxBodyBytes?: number;
+  /** No server-side MCP sessions (stateless.ts): every request carries its token and X-MCC-Session-Key. */
+  stateless?: boolean;
 }
 
 export interface McpHttpServer {
@@ -72,6 +75,11 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<McpHttpS
     }
     const keyProblem = sessionKeyError(req.headers[SESSION_KEY_HEADER]);
     if (keyProblem) return sendError(res, 400, keyProblem);
+    const refusal = opts.stateless ? statelessRefusal(req.method, auth.principal, req.headers[SESSION_KEY_HEADER]) : undefined;
+    if (refusal) {
+      for (const [name, value] of Object.entries(refusal.headers ?? {})) res.setHeader(name, value);
+      return sendError(res, refusal.status, refusal.message);
+    }
     // All anonymous callers share one user name; a key they choose could be
     // guessed by another, so their buckets are keyed by the MCP session only.
     if (auth.principal.anonymous && req.headers[SESSION_KEY_HEADER] !== undefined) {
@@ -81,6 +89,7 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<McpHttpS
     const body = req.method === 'POST' ? await readJsonBody(req, maxBody) : undefined;
     if (body && 'error' in body) return sendError(res, body.status, body.error);
     const parsed = body?.value;
+    if (opts.stateless) return serveStateless(req, res, parsed, { runtime: opts.runtime, principal: auth.principal });
 
     const sid = header(req, 'mcp-session-id');
     if (sid !== undefined) {
