@@ -7,6 +7,7 @@
 import { applyChange, applyTouch, isExpired } from '../core/session/bucket-change';
 import { bucketFromRecord, recordFromBucket } from '../core/session/bucket-record';
 import { KeyedMutex } from '../core/session/keyed-mutex';
+import { bucketIdOf } from '../core/session/bucket-id';
 import type { BucketChange, ChangeOutcome, SessionStorage, StoredBucket, Touch } from '../core/session/types';
 import { silentLogger, type Logger } from '../core/host';
 
@@ -73,9 +74,16 @@ export class MementoStorage implements SessionStorage {
       if (!key.startsWith(this.prefix)) continue;
       const id = key.slice(this.prefix.length);
       const removed = await this.locks.run(id, async () => {
-        const b = this.read(id);
-        // An unreadable record (logged by read) goes too: it can never be served.
-        if (b && !isExpired(b, now, ttlMs)) return false;
+        const raw = this.memento.get<unknown>(key);
+        const b = raw === undefined ? undefined : bucketFromRecord(raw, id, this.logger);
+        if (b && !isExpired(b, now, ttlMs)) {
+          const home = bucketIdOf(b.user, b.sessionKey);
+          if (home === id) return false;
+          // Stored under a foreign key (hand-edited): moved home unless a live bucket is there.
+          this.logger.warn(`Session bucket stored as ${JSON.stringify(id)} belongs under ${JSON.stringify(home)}; moving it.`);
+          await this.importIfAbsent(home, b, ttlMs, now);
+        }
+        // Unreadable (logged by bucketFromRecord), expired or moved: it can never be served from here.
         await this.memento.update(key, undefined);
         return true;
       });
@@ -97,8 +105,10 @@ export class MementoStorage implements SessionStorage {
     // Writes are awaited by the calls that made them; nothing to release.
   }
 
+  /** The bucket stored as `id`; undefined when absent, unreadable or not `id`'s own. */
   private read(id: string): StoredBucket | undefined {
     const raw = this.memento.get<unknown>(this.prefix + id);
-    return raw === undefined ? undefined : bucketFromRecord(raw, id, this.logger);
+    const b = raw === undefined ? undefined : bucketFromRecord(raw, id, this.logger);
+    return b && bucketIdOf(b.user, b.sessionKey) === id ? b : undefined;
   }
 }

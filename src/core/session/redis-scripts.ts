@@ -5,16 +5,33 @@
 // metadata. A bucket expires through the key's own TTL (PEXPIRE).
 
 /**
+ * Whether the bucket exists and is live; one whose last use is ttl old by the
+ * caller's clock is deleted first, so every backend expires on the same rule
+ * (applyChange's), not only when Redis's own TTL fires.
+ */
+const PRELUDE = `
+local function is_live(key, now, ttl)
+  if redis.call('EXISTS', key) == 0 then return false end
+  local last = tonumber(redis.call('HGET', key, 'm:lastUsed') or '0')
+  if tonumber(now) >= last + tonumber(ttl) then
+    redis.call('DEL', key)
+    return false
+  end
+  return true
+end
+`;
+
+/**
  * KEYS[1] the bucket. ARGV: now, ttlMs, create (1/0), maxBucketBytes, user,
  * sessionKey, clientName, hasClientName (1/0), #set, #remove, #expect, then
  * the set pairs (name, json), the names to remove, and the expectations
  * (name, present 1/0, json). Replies {'ok', written 1/0, removed names...},
  * {'conflict', names...} or {'too-large', bytes}; checks come before any write.
  */
-export const CHANGE_SCRIPT = `
+export const CHANGE_SCRIPT = PRELUDE + `
 local key = KEYS[1]
 local nset, nrem, nexp = tonumber(ARGV[9]), tonumber(ARGV[10]), tonumber(ARGV[11])
-local exists = redis.call('EXISTS', key) == 1
+local exists = is_live(key, ARGV[1], ARGV[2])
 if not exists and ARGV[3] ~= '1' then return {'ok', '0'} end
 local i = 12
 local sets, rems = {}, {}
@@ -61,9 +78,9 @@ return reply
 `;
 
 /** KEYS[1] the bucket. ARGV: lastUsed, ttlMs, user, sessionKey, clientName, hasClientName (1/0). */
-export const TOUCH_SCRIPT = `
+export const TOUCH_SCRIPT = PRELUDE + `
 local key = KEYS[1]
-if redis.call('EXISTS', key) == 0 then
+if not is_live(key, ARGV[1], ARGV[2]) then
   redis.call('HSET', key, 'm:user', ARGV[3], 'm:sessionKey', ARGV[4], 'm:createdAt', ARGV[1], 'm:lastUsed', ARGV[1])
 else
   local last = tonumber(redis.call('HGET', key, 'm:lastUsed') or '0')
@@ -74,11 +91,11 @@ redis.call('PEXPIRE', key, ARGV[2])
 return 1
 `;
 
-/** KEYS[1] the bucket. ARGV: remaining ms to live, then field/value pairs. Replies 1 when stored, 0 when the bucket exists. */
-export const IMPORT_SCRIPT = `
+/** KEYS[1] the bucket. ARGV: remaining ms to live, now, ttlMs, then field/value pairs. Replies 1 when stored, 0 when a live bucket exists. */
+export const IMPORT_SCRIPT = PRELUDE + `
 local key = KEYS[1]
-if redis.call('EXISTS', key) == 1 then return 0 end
-for i = 2, #ARGV, 2 do redis.call('HSET', key, ARGV[i], ARGV[i + 1]) end
+if is_live(key, ARGV[2], ARGV[3]) then return 0 end
+for i = 4, #ARGV, 2 do redis.call('HSET', key, ARGV[i], ARGV[i + 1]) end
 redis.call('PEXPIRE', key, ARGV[1])
 return 1
 `;

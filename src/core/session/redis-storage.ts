@@ -152,7 +152,7 @@ export class RedisStorage implements SessionStorage {
       ...(b.clientName !== undefined ? [['m:clientName', b.clientName]] : []),
       ...[...b.vars].map(([name, json]) => [`v:${name}`, json]),
     ].flat();
-    return (await this.run(IMPORT, this.key(id), [String(remaining), ...fields])) === 1;
+    return (await this.run(IMPORT, this.key(id), [String(remaining), String(now), String(Math.ceil(ttlMs)), ...fields])) === 1;
   }
 
   async close(): Promise<void> {

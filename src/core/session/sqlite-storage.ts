@@ -93,10 +93,10 @@ export class SqliteStorage implements SessionStorage {
         const vars = new Map<string, Map<string, string>>();
         for (const v of this.q.allVars.all() as Array<{ bucket_id: string; name: string; json: string }>) {
           let m = vars.get(v.bucket_id);
-          if (!m) vars.set(v.bucket_id, (m = new Map()));
+          if (!m) vars.set(v.bucket_id, (m = new Map<string, string>()));
           m.set(v.name, v.json);
         }
-        return (this.q.allBuckets.all() as BucketRow[]).map((r) => [r.id, fromRow(r, vars.get(r.id) ?? new Map())] as [string, StoredBucket]);
+        return (this.q.allBuckets.all() as BucketRow[]).map((r) => [r.id, fromRow(r, vars.get(r.id) ?? new Map<string, string>())] as [string, StoredBucket]);
       }),
     );
   }
@@ -178,7 +178,7 @@ export class SqliteStorage implements SessionStorage {
   private readBucket(id: string): StoredBucket | undefined {
     const row = this.q.getBucket.get(id) as BucketRow | undefined;
     if (!row) return undefined;
-    const vars = new Map((this.q.getVars.all(id) as Array<{ name: string; json: string }>).map((v) => [v.name, v.json]));
+    const vars = new Map((this.q.getVars.all(id) as Array<{ name: string; json: string }>).map((v) => [v.name, v.json] as const));
     return fromRow(row, vars);
   }
 

@@ -46,7 +46,7 @@ export async function importV1StateFile(path: string, storage: SessionStorage, o
   const results = await Promise.all(
     Object.entries(parsed).map(([storedId, raw]) => {
       const b = bucketFromRecord(raw, storedId, logger);
-      if (!b || isExpired(b, o.now, o.ttlMs)) return false;
+      if (!b || isExpired(b, o.now, o.ttlMs)) return Promise.resolve(false);
       return storage.importIfAbsent(bucketIdOf(b.user, b.sessionKey), b, o.ttlMs, o.now);
     }),
   );
