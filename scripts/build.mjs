@@ -35,9 +35,11 @@ const common = {
 
 const entries = [
   { entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
-  // The SQLite store's writer thread, loaded from beside dist/cli.js.
-  { entryPoints: ['src/core/session/sqlite-writer.ts'], outfile: 'dist/sqlite-writer.js' },
 ];
+// The SQLite store's writer thread, loaded from beside dist/cli.js.
+if (existsSync('src/core/session/sqlite-writer.ts')) {
+  entries.push({ entryPoints: ['src/core/session/sqlite-writer.ts'], outfile: 'dist/sqlite-writer.js' });
+}
 if (existsSync('src/extension/extension.ts')) {
   entries.push({ entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js' });
 }
