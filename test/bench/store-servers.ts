@@ -97,6 +97,16 @@ export async function callOk(client: Client, name: string, args: Record<string, 
   if (r.isError || (expected !== undefined && text !== expected)) throw new Error(`${name} answered ${r.isError ? 'an error' : 'unexpectedly'}: ${text}`);
 }
 
+/** CPU time the process has used, in ms (user + system, from /proc/<pid>/stat). */
+export function procCpuMs(pid: number): number {
+  // Fields after the command name: state is 3rd, utime and stime are the 14th and 15th.
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+}
+
+/** USER_HZ, which Linux fixes at 100 for /proc. */
+const CLOCK_TICKS = 100;
+
 /** The server's I/O counters: bytes it passed to write() and bytes it sent to storage. */
 export function procIo(pid: number): { wchar: number; writeBytes: number } {
   const text = readFileSync(`/proc/${pid}/io`, 'utf8');
