@@ -1,5 +1,7 @@
-// Bundles the extension and the CLI with esbuild. node-pty is native and
-// `vscode` is provided by the editor, so both stay external.
+// Bundles the extension and the CLI with esbuild. node-pty and
+// better-sqlite3 are native and `vscode` is provided by the editor, so they
+// stay external (the extension never loads better-sqlite3: the editor keeps
+// sessions in workspace state).
 import { build } from 'esbuild';
 import { cpSync, mkdirSync, existsSync } from 'node:fs';
 import { relative, sep } from 'node:path';
@@ -30,7 +32,7 @@ const common = {
   target: 'node20',
   format: 'cjs',
   sourcemap: true,
-  external: ['node-pty'],
+  external: ['node-pty', 'better-sqlite3'],
   plugins: [pureCore],
   logLevel: 'warning',
   define: { 'import.meta.url': '__import_meta_url' },
@@ -40,6 +42,10 @@ const common = {
 const entries = [
   { entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: `#!/usr/bin/env node\n${importMetaUrl}` } },
 ];
+// The SQLite store's writer thread, loaded from beside dist/cli.js.
+if (existsSync('src/core/session/sqlite-writer.ts')) {
+  entries.push({ entryPoints: ['src/core/session/sqlite-writer.ts'], outfile: 'dist/sqlite-writer.js' });
+}
 if (existsSync('src/extension/extension.ts')) {
   // What the VSIX ships: minified (a third of the size, so the editor loads
   // less), and its map written beside it without a sourceMappingURL comment,

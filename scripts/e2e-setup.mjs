@@ -1,6 +1,8 @@
 #!/usr/bin/env node
-// Idempotent setup of the end-to-end toolchain (code-server + Chromium, and the
-// MCP conformance suite run by test/e2e/conformance.e2e.mjs).
+// Idempotent setup of what the tests need beyond npm ci: the end-to-end
+// toolchain (code-server + Chromium, and the MCP conformance suite run by
+// test/e2e/conformance.e2e.mjs) and Debian's redis-server for the store tests.
+// `npm test` runs it first, so a fresh machine needs nothing by hand.
 // Each component is installed into its own versioned cache folder and marked
 // done only at the very end, so an interrupted run is redone, never half-used.
 // Usage: node scripts/e2e-setup.mjs [--json]   (paths as JSON on stdout)
@@ -154,7 +156,8 @@ try {
   fs.mkdirSync(paths.cacheDir, { recursive: true });
   await lockCache();
   // libkrb5-dev: code-server's `kerberos` dependency compiles against it.
-  await ensureDebianPackages(['chromium', 'libkrb5-dev']);
+  // redis-server: the Redis store tests start their own (test/support/redis-server.ts).
+  await ensureDebianPackages(['chromium', 'libkrb5-dev', 'redis-server']);
 
   await ensureNpmPackage({
     name: `node@${versions.node}`,

@@ -4,14 +4,22 @@ import { homedir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_SESSION_LIMITS, type McpSessionLimits } from '../core/http/mcp-sessions';
 import { EXPOSE_MODES, parseExposeMode, type ExposeMode } from '../core/expose';
+import { parseStoreSpec, sqlitePathFor, type StoreSpec } from '../core/session/store-spec';
 
 export interface ServeArgs {
   tools: string[];
   users?: string;
   host: string;
   port: number;
+  /** Where sessions live. */
+  store: StoreSpec;
+  /** Key prefix in Redis. */
+  storePrefix?: string;
+  /** The version 1 JSON state file imported into the store on first start. */
   state: string;
   sessionTtl: number;
+  /** HTTP without server-side MCP sessions: any instance answers any request. */
+  stateless: boolean;
   stdio: boolean;
   sessionKey?: string;
   user: string;
@@ -35,8 +43,18 @@ export const USAGE = `Usage: mcc serve [options]
   --users PATH          users file (extra principals and tokens; anonymous access)
   --host HOST           address to bind (default 127.0.0.1)
   --port N              port (default 0 = a free port)
-  --state PATH          session store file (default $XDG_STATE_HOME/mcc/sessions.json)
+  --store SPEC          where sessions live: sqlite:PATH (default
+                        $XDG_STATE_HOME/mcc/sessions.db), redis://HOST:PORT/DB
+                        (shared by several instances) or memory:
+  --store-prefix P      key prefix in Redis (default mcc:)
+  --state PATH          version 1 JSON state file, imported into the store on
+                        first start and kept renamed as a backup (default
+                        $XDG_STATE_HOME/mcc/sessions.json); without --store,
+                        the store is the SQLite file beside it (x.json: x.db)
   --session-ttl SEC     bucket lifetime after last use (default 86400)
+  --stateless           HTTP without server-side MCP sessions, for several
+                        instances behind a load balancer; every request names
+                        its bucket with X-MCC-Session-Key and carries a token
   --stdio               serve one client over stdin/stdout instead of HTTP
   --session-key KEY     bucket key for --stdio (default: new each start)
   --user NAME           owner identity (default: the OS user name)
@@ -69,6 +87,9 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
         host: { type: 'string' },
         port: { type: 'string' },
         state: { type: 'string' },
+        store: { type: 'string' },
+        'store-prefix': { type: 'string' },
+        stateless: { type: 'boolean' },
         'session-ttl': { type: 'string' },
         stdio: { type: 'boolean' },
         'session-key': { type: 'string' },
@@ -91,12 +112,21 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
   }
   const v = parsed.values;
   const port = int(v.port ?? '0', '--port', 0, 65535);
+  if (v.stateless && v.stdio) throw new UsageError('--stateless is for HTTP; it cannot be combined with --stdio');
+  const store = storeFrom(v.store, v.state, env);
+  if (v['store-prefix'] !== undefined) {
+    if (store.kind !== 'redis') throw new UsageError('--store-prefix is for a Redis store (--store redis://...)');
+    if (v['store-prefix'] === '') throw new UsageError('--store-prefix must not be empty');
+  }
   return {
     tools: v.tools && v.tools.length > 0 ? v.tools : ['tools.yaml'],
     ...(v.users ? { users: v.users } : {}),
     host: v.host ?? '127.0.0.1',
     port,
+    store,
+    ...(v['store-prefix'] !== undefined ? { storePrefix: v['store-prefix'] } : {}),
     state: v.state ?? defaultStatePath(env),
+    stateless: v.stateless ?? false,
     sessionTtl: int(v['session-ttl'] ?? '86400', '--session-ttl', 1, 10 * 365 * 86400),
     stdio: v.stdio ?? false,
     ...(v['session-key'] ? { sessionKey: v['session-key'] } : {}),
@@ -134,6 +164,16 @@ function int(text: string, flag: string, min: number, max: number): number {
 function optionalInt<K extends string>(text: string | undefined, flag: string, key: K): Partial<Record<K, number>> {
   if (text === undefined) return {};
   return { [key]: int(text, flag, 1, 2 ** 31) } as Partial<Record<K, number>>;
+}
+
+/** --store as given; else the SQLite file beside --state; else the default SQLite file. */
+function storeFrom(store: string | undefined, state: string | undefined, env: NodeJS.ProcessEnv): StoreSpec {
+  if (store !== undefined) {
+    const spec = parseStoreSpec(store);
+    if ('error' in spec) throw new UsageError(spec.error);
+    return spec;
+  }
+  return { kind: 'sqlite', path: sqlitePathFor(state ?? defaultStatePath(env)) };
 }
 
 export function defaultStatePath(env: NodeJS.ProcessEnv): string {

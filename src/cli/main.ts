@@ -3,7 +3,7 @@ import { parseServeArgs, UsageError, USAGE, type ServeArgs } from './args';
 import { stderrLogger, runEventLogger } from './stderr-logger';
 import { AuthConfigError, newToken } from '../core/http/authenticator';
 import { loadUsersFile, type UsersConfig } from '../core/http/users-file';
-import { JsonFileStorage } from '../core/session/json-file-storage';
+import { openSessionStorage } from '../core/session/open-storage';
 import type { Principal } from '../core/identity';
 import { CatalogSource } from '../core/catalog-source';
 import { startServing, type RunningServer } from '../core/serve/serve';
@@ -21,12 +21,18 @@ async function serve(args: ServeArgs): Promise<void> {
   const owner: Principal = { user: args.user, email: args.email, groups: args.groups, grants: [] };
   const token = process.env.MCC_TOKEN || newToken();
 
+  const storage = await openSessionStorage(args.store, {
+    importFrom: args.state,
+    ttlSeconds: args.sessionTtl,
+    ...(args.storePrefix ? { redisPrefix: args.storePrefix } : {}),
+    logger,
+  });
   let catalog: CatalogSource | undefined;
   let running: RunningServer;
   try {
     running = await startServing({
       runtime: {
-        storage: new JsonFileStorage(args.state, logger),
+        storage,
         ttlSeconds: args.sessionTtl,
         limits: {
           ...(args.maxValueBytes ? { maxValueBytes: args.maxValueBytes } : {}),
@@ -42,7 +48,7 @@ async function serve(args: ServeArgs): Promise<void> {
       ...(users ? { users } : {}),
       transport: args.stdio
         ? { kind: 'stdio', ...(args.sessionKey ? { sessionKey: args.sessionKey } : {}) }
-        : { kind: 'http', host: args.host, port: args.port, sessions: args.mcpSessions },
+        : { kind: 'http', host: args.host, port: args.port, sessions: args.mcpSessions, stateless: args.stateless },
       prepare: async ({ runtime, fnResolver }) => {
         catalog = new CatalogSource(args.tools, { logger, fnResolver, onLoad: (c) => runtime.setCatalog(c) });
         await catalog.load();
@@ -55,10 +61,11 @@ async function serve(args: ServeArgs): Promise<void> {
     if (e instanceof AuthConfigError) throw new UsageError(`${e.message} (--user, --users, $MCC_TOKEN)`);
     throw e;
   }
+  logger.info(`sessions in ${running.store.description}`);
   const tools = running.runtime.getCatalog().tools.size;
   if (running.http) {
     process.stdout.write(`${JSON.stringify({ url: running.http.url, token })}\n`);
-    logger.info(`serving ${tools} tools at ${running.http.url} (owner ${owner.user})`);
+    logger.info(`serving ${tools} tools at ${running.http.url} (owner ${owner.user}${args.stateless ? ', stateless' : ''})`);
   } else {
     logger.info(`serving ${tools} tools over stdio as ${owner.user}`);
   }

@@ -9,7 +9,7 @@ import { isPlainObject } from './catalog/coerce';
 import { accessibleTools, canAccess } from './access';
 import { Emitter, type Clock, type Logger, silentLogger, systemClock } from './host';
 import { identityKeys, isReservedKey, type IdentityKeys, type Principal } from './identity';
-import type { RunEventSink, ToolExecutor } from './runner/types';
+import type { ExecOutcome, RunEventSink, ToolExecutor } from './runner/types';
 import { nullEventSink, teeEventSinks } from './runner/types';
 import { ServerShutdown, ToolInputError } from './runner/errors';
 import { validateVariableName } from './session/names';
@@ -120,8 +120,8 @@ export class Runtime {
   }
 
   /** The store as a tool sees it: variables, then identity on top (never from storage). */
-  storeView(p: Principal, sessionKey: string): Record<string, unknown> {
-    const vars = this.opts.store.variables(p.user, sessionKey);
+  async storeView(p: Principal, sessionKey: string): Promise<Record<string, unknown>> {
+    const vars = await this.opts.store.variables(p.user, sessionKey);
     return { ...vars, ...this.identity(p) };
   }
 
@@ -151,15 +151,16 @@ export class Runtime {
     const bad = reserved ? undefined : validateVariableName(name);
     if (bad) return fail(bad);
     try {
-      await this.opts.store.touch(p.user, sessionKey, clientLabel(call));
+      // Reads write nothing now: the last use is queued and written in a batch.
+      this.opts.store.touch(p.user, sessionKey, clientLabel(call));
+      if (reserved) return ok(JSON.stringify(this.identity(p)[name]));
+      const vars = await this.opts.store.variables(p.user, sessionKey);
+      const key = name as string;
+      return ok(JSON.stringify(Object.prototype.hasOwnProperty.call(vars, key) ? vars[key] : null));
     } catch (e) {
       if (e instanceof SessionError) return fail(e.message);
       throw e;
     }
-    if (reserved) return ok(JSON.stringify(this.identity(p)[name]));
-    const vars = this.opts.store.variables(p.user, sessionKey);
-    const key = name as string;
-    return ok(JSON.stringify(Object.prototype.hasOwnProperty.call(vars, key) ? vars[key] : null));
   }
 
   private async writeVariable(p: Principal, sessionKey: string, name: unknown, value: unknown, call: CallOptions): Promise<ToolCallResult> {
@@ -167,8 +168,8 @@ export class Runtime {
     if (bad) return fail(bad);
     if (value === undefined) return fail("set_session needs a 'value' (any JSON value; use null to store null).");
     try {
-      await this.opts.store.set(p.user, sessionKey, name as string, value);
-      await this.opts.store.touch(p.user, sessionKey, clientLabel(call));
+      // One durable write; the last use and client name ride with it.
+      await this.opts.store.set(p.user, sessionKey, name as string, value, clientLabel(call));
     } catch (e) {
       if (e instanceof SessionError) return fail(e.message);
       throw e;
@@ -284,27 +285,9 @@ export class Runtime {
     const runId = randomUUID();
     this.running.set(runId, abort);
     try {
-      await this.opts.store.touch(p.user, sessionKey, clientLabel(call));
-      const snapshot = this.storeView(p, sessionKey);
-      const outcome = await executor.run(tool, validated.params, {
-        runId,
-        caller: { user: p.user, sessionKey },
-        store: snapshot,
-        signal: abort.signal,
-        events: call.events ? teeEventSinks(this.opts.events ?? nullEventSink, call.events) : (this.opts.events ?? nullEventSink),
-      });
-      let note = '';
-      if (tool.kind === 'fn' && tool.takesContext && outcome.contextOut) {
-        try {
-          const wb = await this.opts.store.writeBack(p.user, sessionKey, snapshot, outcome.contextOut);
-          if (!wb.applied) this.logger.warn(`write-back of '${key}' for ${p.user} rejected: ${logField(wb.reason, 500)}`);
-        } catch (e) {
-          // The tool ran: its answer is still returned, saying its session changes were lost.
-          if (!(e instanceof SessionError)) throw e;
-          this.logger.error(`write-back of '${key}' for ${p.user} failed: ${e.message}`);
-          note = `\n[mcc: the tool's session changes were not saved: ${e.message}]`;
-        }
-      }
+      this.opts.store.touch(p.user, sessionKey, clientLabel(call));
+      const events = call.events ? teeEventSinks(this.opts.events ?? nullEventSink, call.events) : (this.opts.events ?? nullEventSink);
+      const { outcome, note } = await this.runInSession(p, sessionKey, tool, executor, validated.params, { runId, signal: abort.signal, events });
       const done = (result: ToolCallResult): RunResult => ({ result: note ? { ...result, text: result.text + note } : result, code: outcome.code, params: masked });
       if (outcome.code !== 0) return done(formatRunFailure(key, outcome));
       const answer = tool.kind === 'fn' ? (typeof outcome.value === 'string' ? outcome.value : JSON.stringify(outcome.value ?? null)) : outcome.stdout;
@@ -319,6 +302,46 @@ export class Runtime {
       this.running.delete(runId);
       call.signal?.removeEventListener('abort', onAbort);
       if (this.running.size === 0) for (const notify of this.idleWaiters.splice(0)) notify();
+    }
+  }
+
+  /**
+   * Runs the tool on a fresh read of the bucket. Tools that receive `context`
+   * run one at a time per bucket in this server, so each write-back builds on
+   * the one before; across servers, the store refuses a write-back over a key
+   * another call changed since the read, and the note tells the caller.
+   */
+  private runInSession(
+    p: Principal,
+    sessionKey: string,
+    tool: ToolDef,
+    executor: ToolExecutor,
+    params: Record<string, unknown>,
+    run: { runId: string; signal: AbortSignal; events: RunEventSink },
+  ): Promise<{ outcome: ExecOutcome; note: string }> {
+    const writesBack = tool.kind === 'fn' && tool.takesContext;
+    const inSession = async (): Promise<{ outcome: ExecOutcome; note: string }> => {
+      const snapshot = await this.storeView(p, sessionKey);
+      const outcome = await executor.run(tool, params, { ...run, caller: { user: p.user, sessionKey }, store: snapshot });
+      const note = writesBack && outcome.contextOut ? await this.writeBack(p, sessionKey, tool.key, snapshot, outcome.contextOut) : '';
+      return { outcome, note };
+    };
+    return writesBack ? this.opts.store.exclusive(p.user, sessionKey, inSession) : inSession();
+  }
+
+  /** Applies a tool's context; returns a note for the caller when its changes were not saved. */
+  private async writeBack(p: Principal, sessionKey: string, key: string, snapshot: Record<string, unknown>, returned: Record<string, unknown>): Promise<string> {
+    try {
+      const wb = await this.opts.store.writeBack(p.user, sessionKey, snapshot, returned);
+      if (wb.applied) return '';
+      this.logger.warn(`write-back of '${key}' for ${p.user} rejected: ${logField(wb.reason, 500)}`);
+      // A conflict is the caller's business (its change did not land); a bad key is the tool author's (logged).
+      return wb.conflicts ? `\n[mcc: ${wb.reason}]` : '';
+    } catch (e) {
+      // The tool ran: its answer is still returned, saying its session changes were lost.
+      if (!(e instanceof SessionError)) throw e;
+      this.logger.error(`write-back of '${key}' for ${p.user} failed: ${e.message}`);
+      return `\n[mcc: the tool's session changes were not saved: ${e.message}]`;
     }
   }
 

@@ -34,7 +34,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<MccApi
 
   const terminals = new Terminals(settings, (runId) => host?.runtime?.cancelRun(runId));
   const server = new ServerHost({
-    storage: new MementoStorage(context.workspaceState),
+    storage: new MementoStorage(context.workspaceState, logger),
     settings,
     logger,
     events: terminals,

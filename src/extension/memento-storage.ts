@@ -1,7 +1,15 @@
 // Session storage over a VS Code Memento (workspace state): one key per
-// bucket, so a write costs one bucket, never the whole store. Pure: it sees
-// the Memento only through the small shape below, so tests use a fake.
-import type { BucketRecord, SessionStorage } from '../core/session/types';
+// bucket holding the version 1 record, so a write costs one bucket, never
+// the whole store, and state from earlier versions reads unchanged. One
+// extension host owns a workspace's state, so changes of a bucket are made
+// one at a time here and need nothing more to be atomic. Pure: it sees the
+// Memento only through the small shape below, so tests use a fake.
+import { applyChange, applyTouch, isExpired } from '../core/session/bucket-change';
+import { bucketFromRecord, recordFromBucket } from '../core/session/bucket-record';
+import { KeyedMutex } from '../core/session/keyed-mutex';
+import { bucketIdOf } from '../core/session/bucket-id';
+import type { BucketChange, ChangeOutcome, SessionStorage, StoredBucket, Touch } from '../core/session/types';
+import { silentLogger, type Logger } from '../core/host';
 
 /** The part of vscode.Memento this adapter needs. */
 export interface MementoLike {
@@ -13,44 +21,94 @@ export interface MementoLike {
 export const BUCKET_KEY_PREFIX = 'mcc.bucket.';
 
 export class MementoStorage implements SessionStorage {
-  private readonly pending = new Set<Promise<void>>();
+  readonly description = 'workspace state';
+  private readonly locks = new KeyedMutex();
 
   constructor(
     private readonly memento: MementoLike,
+    private readonly logger: Logger = silentLogger,
     private readonly prefix = BUCKET_KEY_PREFIX,
   ) {}
 
-  loadAll(): Promise<Map<string, BucketRecord>> {
-    const out = new Map<string, BucketRecord>();
+  get(id: string): Promise<StoredBucket | undefined> {
+    return this.locks.run(id, () => Promise.resolve(this.read(id)));
+  }
+
+  list(): Promise<Array<[string, StoredBucket]>> {
+    const out: Array<[string, StoredBucket]> = [];
     for (const key of this.memento.keys()) {
       if (!key.startsWith(this.prefix)) continue;
-      const rec = this.memento.get<BucketRecord>(key);
-      // The store validates each record; a clone keeps it from sharing objects with the Memento.
-      if (rec !== undefined) out.set(key.slice(this.prefix.length), structuredClone(rec));
+      const id = key.slice(this.prefix.length);
+      const b = this.read(id);
+      if (b) out.push([id, b]);
     }
     return Promise.resolve(out);
   }
 
-  put(id: string, record: BucketRecord): Promise<void> {
-    return this.track(this.memento.update(this.prefix + id, structuredClone(record)));
+  change(id: string, change: BucketChange): Promise<ChangeOutcome> {
+    return this.locks.run(id, async () => {
+      const { outcome, next } = applyChange(this.read(id), change);
+      if (next) await this.memento.update(this.prefix + id, recordFromBucket(next));
+      return outcome;
+    });
   }
 
-  delete(id: string): Promise<void> {
-    // Memento has no delete: updating to undefined removes the key.
-    return this.track(this.memento.update(this.prefix + id, undefined));
+  async touch(touches: readonly Touch[]): Promise<void> {
+    await Promise.all(
+      touches.map((t) => this.locks.run(t.id, () => Promise.resolve(this.memento.update(this.prefix + t.id, recordFromBucket(applyTouch(this.read(t.id), t)))))),
+    );
   }
 
-  async flush(): Promise<void> {
-    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+  remove(id: string): Promise<boolean> {
+    return this.locks.run(id, async () => {
+      const existed = this.memento.get(this.prefix + id) !== undefined;
+      // Memento has no delete: updating to undefined removes the key.
+      if (existed) await this.memento.update(this.prefix + id, undefined);
+      return existed;
+    });
   }
 
-  private track(write: Thenable<void>): Promise<void> {
-    const p = Promise.resolve(write);
-    this.pending.add(p);
-    const done = (): void => {
-      this.pending.delete(p);
-    };
-    p.then(done, done);
-    return p;
+  async sweep(now: number, ttlMs: number): Promise<string[]> {
+    const gone: string[] = [];
+    for (const key of this.memento.keys()) {
+      if (!key.startsWith(this.prefix)) continue;
+      const id = key.slice(this.prefix.length);
+      const removed = await this.locks.run(id, async () => {
+        const raw = this.memento.get<unknown>(key);
+        const b = raw === undefined ? undefined : bucketFromRecord(raw, id, this.logger);
+        if (b && !isExpired(b, now, ttlMs)) {
+          const home = bucketIdOf(b.user, b.sessionKey);
+          if (home === id) return false;
+          // Stored under a foreign key (hand-edited): moved home unless a live bucket is there.
+          this.logger.warn(`Session bucket stored as ${JSON.stringify(id)} belongs under ${JSON.stringify(home)}; moving it.`);
+          await this.importIfAbsent(home, b, ttlMs, now);
+        }
+        // Unreadable (logged by bucketFromRecord), expired or moved: it can never be served from here.
+        await this.memento.update(key, undefined);
+        return true;
+      });
+      if (removed) gone.push(id);
+    }
+    return gone;
+  }
+
+  importIfAbsent(id: string, bucket: StoredBucket, ttlMs: number, now: number): Promise<boolean> {
+    return this.locks.run(id, async () => {
+      const current = this.read(id);
+      if (current && !isExpired(current, now, ttlMs)) return false;
+      await this.memento.update(this.prefix + id, recordFromBucket(bucket));
+      return true;
+    });
+  }
+
+  async close(): Promise<void> {
+    // Writes are awaited by the calls that made them; nothing to release.
+  }
+
+  /** The bucket stored as `id`; undefined when absent, unreadable or not `id`'s own. */
+  private read(id: string): StoredBucket | undefined {
+    const raw = this.memento.get<unknown>(this.prefix + id);
+    const b = raw === undefined ? undefined : bucketFromRecord(raw, id, this.logger);
+    return b && bucketIdOf(b.user, b.sessionKey) === id ? b : undefined;
   }
 }

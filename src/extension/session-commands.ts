@@ -41,7 +41,8 @@ export function registerSessionCommands(host: ServerHost, tree: SessionsTree, se
       const s = store();
       if (!s) return;
       const target: Target = node ? { user: bucketUser(node), sessionKey: bucketKey(node) } : own();
-      const existing = s.variables(target.user, target.sessionKey);
+      // Only for the "exists" hint: an unreadable store still lets the set say what is wrong.
+      const existing = await s.variables(target.user, target.sessionKey).catch(() => ({}));
       const name = await vscode.window.showInputBox({
         title: `Add Variable to ${target.user}'s session`,
         prompt: 'Variable name: lowercase letters, digits and underscores, not starting with a digit',

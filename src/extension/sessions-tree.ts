@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { sessionChildren, sessionRoots, type Collapsible, type SessionNode, type SessionsInput } from './sessions-model';
 import type { ServerHost } from './server-host';
 import { UNTRUSTED_REASON } from './trust';
+import type { BucketView } from '../core/session/types';
 
 export const SESSIONS_VIEW = 'mcc.sessions';
 
@@ -32,9 +33,6 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscod
 
   refresh(): void {
     this.updateMessage();
-    const count = this.host.store?.list().length ?? 0;
-    void vscode.commands.executeCommand('setContext', 'mcc.sessionCount', count);
-    void vscode.commands.executeCommand('setContext', 'mcc.hasSessions', count > 0);
     this.changed.fire(undefined);
   }
 
@@ -47,20 +45,40 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscod
     }, 50);
   }
 
+  /** Live buckets, read from the store (none while it is stopped or unreadable). */
+  private async buckets(): Promise<BucketView[]> {
+    try {
+      return (await this.host.store?.list()) ?? [];
+    } catch {
+      return [];
+    }
+  }
+
+  /** Re-reads the store for the message and the session-count contexts. */
+  updateMessage(): void {
+    void this.updateCounts();
+  }
+
+  private async updateCounts(): Promise<void> {
+    const count = (await this.buckets()).length;
+    void vscode.commands.executeCommand('setContext', 'mcc.sessionCount', count);
+    void vscode.commands.executeCommand('setContext', 'mcc.hasSessions', count > 0);
+    this.showMessage(count > 0);
+  }
+
   /**
    * An empty view shows its viewsWelcome (package.json, by `when` on
    * isWorkspaceTrusted), which a message would hide. Only when there are
    * rows, so no welcome can show, does Restricted Mode say why as a message.
    */
-  updateMessage(): void {
-    const hasRows = (this.host.store?.list().length ?? 0) > 0;
+  private showMessage(hasRows: boolean): void {
     this.view.message = this.trusted() || !hasRows ? undefined : `${UNTRUSTED_REASON} Session variables still work.`;
   }
 
-  input(): SessionsInput {
+  input(buckets: BucketView[]): SessionsInput {
     const runtime = this.host.runtime;
     return {
-      buckets: this.host.store?.list() ?? [],
+      buckets,
       own: { user: this.host.owner.user, sessionKey: this.sessionKey },
       identityFor: (user) => {
         const p = this.host.principalFor(user);
@@ -70,8 +88,8 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscod
     };
   }
 
-  getChildren(node?: SessionNode): SessionNode[] {
-    return node ? sessionChildren(node) : sessionRoots(this.input());
+  async getChildren(node?: SessionNode): Promise<SessionNode[]> {
+    return node ? sessionChildren(node) : sessionRoots(this.input(await this.buckets()));
   }
 
   getTreeItem(n: SessionNode): vscode.TreeItem {

@@ -9,6 +9,7 @@ export const STATUS_MENU_COMMAND = 'mcc.statusMenu';
 export class StatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('mcc.status', vscode.StatusBarAlignment.Right, 100);
   private readonly subs: vscode.Disposable[] = [];
+  private generation = 0;
 
   constructor(
     private readonly host: ServerHost,
@@ -24,17 +25,33 @@ export class StatusBar implements vscode.Disposable {
   }
 
   update(): void {
+    void this.render();
+  }
+
+  private async render(): Promise<void> {
+    // The store is read asynchronously: only the latest update may paint.
+    const generation = ++this.generation;
+    const sessions = await this.sessionCount();
+    if (generation !== this.generation) return;
     const { text, tooltip } = statusText({
       state: this.host.state,
       ...(this.host.port !== undefined ? { port: this.host.port } : {}),
       tools: this.catalog.catalog.tools.size,
-      sessions: this.host.store?.list().length ?? 0,
+      sessions,
       trusted: this.trusted(),
       ...(this.host.lastError ? { error: this.host.lastError } : {}),
     });
     this.item.text = text;
     this.item.tooltip = tooltip;
     this.item.backgroundColor = this.host.state === 'error' ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
+  }
+
+  private async sessionCount(): Promise<number> {
+    try {
+      return (await this.host.store?.list())?.length ?? 0;
+    } catch {
+      return 0;
+    }
   }
 
   dispose(): void {

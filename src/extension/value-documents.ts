@@ -39,13 +39,13 @@ export class ValueDocuments implements vscode.FileSystemProvider, vscode.Disposa
     return new vscode.Disposable(() => undefined);
   }
 
-  stat(uri: vscode.Uri): vscode.FileStat {
-    const text = this.text(uri);
+  async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
+    const text = await this.text(uri);
     return { type: vscode.FileType.File, ctime: 0, mtime: this.stamps.stamp(uri.toString(), text, Date.now()), size: Buffer.byteLength(text) };
   }
 
-  readFile(uri: vscode.Uri): Uint8Array {
-    const text = this.text(uri);
+  async readFile(uri: vscode.Uri): Promise<Uint8Array> {
+    const text = await this.text(uri);
     this.stamps.stamp(uri.toString(), text, Date.now());
     this.read.set(uri.toString(), uri);
     return Buffer.from(text, 'utf8');
@@ -77,9 +77,9 @@ export class ValueDocuments implements vscode.FileSystemProvider, vscode.Disposa
     throw vscode.FileSystemError.NoPermissions(uri);
   }
 
-  private text(uri: vscode.Uri): string {
+  private async text(uri: vscode.Uri): Promise<string> {
     const ref = this.ref(uri);
-    const vars = this.store(uri).variables(ref.user, ref.sessionKey);
+    const vars = await this.store(uri).variables(ref.user, ref.sessionKey);
     if (!Object.prototype.hasOwnProperty.call(vars, ref.name)) throw vscode.FileSystemError.FileNotFound(uri);
     return variableText(vars[ref.name]);
   }

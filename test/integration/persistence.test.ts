@@ -2,8 +2,8 @@
 // expires after --session-ttl, and a SIGTERM exits 0 with everything flushed.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import Database from 'better-sqlite3';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { connect, FIXTURES, okText, startServe, tempDir } from './serve-process';
 
@@ -28,8 +28,11 @@ describe('persistence and lifetime', () => {
     assert.equal(await okText(other, 'get_session', { name: 'cursor' }), 'null');
     await Promise.all([c2.close(), other.close()]);
     assert.equal(await second.stop('SIGINT'), 0);
-    // Identity keys are derived, never stored.
-    assert.doesNotMatch(readFileSync(state, 'utf8'), /"groups"/);
+    // --state without --store: the SQLite file beside it. Identity keys are derived, never stored.
+    const db = new Database(join(dirname(state), 'state.db'), { readonly: true });
+    const names = (db.prepare('SELECT name FROM vars').all() as Array<{ name: string }>).map((r) => r.name);
+    db.close();
+    assert.deepEqual(names.sort(), ['cursor', 'hosts']);
   });
 
   test('a bucket expires after the session TTL', async () => {

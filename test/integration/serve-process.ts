@@ -26,8 +26,9 @@ export function tempDir(prefix = 'mcc-it-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
-export async function startServe(args: string[], env: NodeJS.ProcessEnv = {}): Promise<ServeHandle> {
-  const proc = spawn(process.execPath, [CLI, 'serve', ...args], {
+/** `cli` runs another build of mcc (the bench compares against an older one). */
+export async function startServe(args: string[], env: NodeJS.ProcessEnv = {}, cli = CLI): Promise<ServeHandle> {
+  const proc = spawn(process.execPath, [cli, 'serve', ...args], {
     cwd: REPO,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -15,6 +15,7 @@ import { allowedHosts, allowedOrigins, hostForUrl } from './request-guard';
 import { readJsonRpcBody } from './request-body';
 import { SESSION_KEY_HEADER, sessionKeyError } from './session-key';
 import { StatefulEndpoint } from './stateful-endpoint';
+import { serveStateless, statelessRefusal } from './stateless';
 
 export interface HttpServerOptions {
   runtime: Runtime;
@@ -26,6 +27,8 @@ export interface HttpServerOptions {
   maxBodyBytes?: number;
   /** Idle limit and caps of MCP sessions (defaults: 30 min, 100 per principal, 10 anonymous, 1000 in all). */
   sessions?: Partial<McpSessionLimits>;
+  /** No server-side MCP sessions (stateless.ts): every request carries its token and X-MCC-Session-Key. */
+  stateless?: boolean;
 }
 
 export interface McpHttpServer {
@@ -70,6 +73,9 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<McpHttpS
       res.setHeader('WWW-Authenticate', `Bearer realm="mcc", error="invalid_token", error_description="${auth.reason}"`);
       return sendRefusal(res, refusal(401, `Unauthorized: ${auth.reason}`, -32001));
     }
+    // Stateless: only callers with a token, POST, and a named bucket (stateless.ts).
+    const stateless = opts.stateless ? statelessRefusal(req.method, auth.principal, req.headers[SESSION_KEY_HEADER]) : undefined;
+    if (stateless) return sendRefusal(res, refusal(stateless.status, stateless.message, stateless.status === 401 ? -32001 : undefined, stateless.headers));
     const keyProblem = sessionKeyProblem(req, auth.principal);
     if (keyProblem) return sendRefusal(res, refusal(400, keyProblem));
     let body: unknown;
@@ -80,6 +86,7 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<McpHttpS
       if (!read.ok) return sendRefusal(res, read.refusal);
       body = read.value;
     }
+    if (opts.stateless) return serveStateless(req, res, body, { runtime: opts.runtime, principal: auth.principal });
     await endpoint.handle(auth.principal, req, res, body);
   }
 

@@ -20,6 +20,8 @@ export interface HttpTransportOptions {
   host: string;
   port: number;
   sessions?: Partial<McpSessionLimits>;
+  /** No server-side MCP sessions: any instance answers any request (see stateless.ts). */
+  stateless?: boolean;
   maxBodyBytes?: number;
   /** When set, a taken port is reported here and a free one is used instead. */
   onPortTaken?: (port: number) => void;
@@ -83,7 +85,7 @@ export async function startServing(o: ServeOptions): Promise<RunningServer> {
     }
   } catch (e) {
     await runtime.shutdown().catch(() => undefined);
-    store.dispose();
+    await store.close().catch(() => undefined);
     throw e;
   }
 
@@ -100,7 +102,8 @@ export async function startServing(o: ServeOptions): Promise<RunningServer> {
         try {
           await served.close();
         } finally {
-          store.dispose();
+          // Writes what is still queued (last-use times) and releases the backend.
+          await store.close();
         }
       }
     })());
@@ -116,6 +119,7 @@ async function listen(t: HttpTransportOptions, opened: OpenedRuntime, authentica
       port,
       logger,
       ...(t.sessions ? { sessions: t.sessions } : {}),
+      ...(t.stateless ? { stateless: true } : {}),
       ...(t.maxBodyBytes !== undefined ? { maxBodyBytes: t.maxBodyBytes } : {}),
     });
   try {

@@ -1,21 +1,11 @@
-// A bucket as the store holds it in memory, and its conversion to and from
-// the persisted BucketRecord. Values are held as their JSON text: that is the
-// deep copy (nobody can reach into stored state) and the unit of the limits.
+// A bucket with its values as JSON text (StoredBucket), and its conversion
+// to and from the version 1 BucketRecord (values as JSON values), which the
+// JSON state file and VS Code workspace state hold.
 
 import { silentLogger, type Logger } from '../host';
 import { jsonProblem, utf8Bytes } from './json-value';
 import { validateVariableName } from './names';
-import type { BucketRecord } from './types';
-
-export interface LiveBucket {
-  readonly user: string;
-  readonly sessionKey: string;
-  readonly createdAt: number;
-  readonly lastUsed: number;
-  readonly clientName?: string;
-  /** Variable name -> the value's JSON text. */
-  readonly vars: ReadonlyMap<string, string>;
-}
+import type { BucketRecord, StoredBucket } from './types';
 
 /** Size of the bucket's variables as one JSON object, in UTF-8 bytes. */
 export function bucketBytes(vars: ReadonlyMap<string, string>): number {
@@ -31,7 +21,7 @@ export function varsObject(vars: ReadonlyMap<string, string>): Record<string, un
   return Object.fromEntries([...vars].map(([k, json]) => [k, JSON.parse(json) as unknown]));
 }
 
-export function recordFromBucket(b: LiveBucket): BucketRecord {
+export function recordFromBucket(b: StoredBucket): BucketRecord {
   const rec: BucketRecord = {
     user: b.user,
     sessionKey: b.sessionKey,
@@ -48,7 +38,7 @@ export function recordFromBucket(b: LiveBucket): BucketRecord {
  * whole is skipped (undefined); a single bad variable is dropped. Both warn,
  * naming the stored id, so nothing disappears silently.
  */
-export function bucketFromRecord(raw: unknown, storedId: string, logger: Logger = silentLogger): LiveBucket | undefined {
+export function bucketFromRecord(raw: unknown, storedId: string, logger: Logger = silentLogger): StoredBucket | undefined {
   const where = `session bucket ${JSON.stringify(storedId)}`;
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     logger.warn(`Skipping stored ${where}: it is not an object.`);
@@ -75,7 +65,7 @@ export function bucketFromRecord(raw: unknown, storedId: string, logger: Logger 
     }
     vars.set(name, JSON.stringify(value));
   }
-  const b: LiveBucket = {
+  const b: StoredBucket = {
     user: r.user as string,
     sessionKey: r.sessionKey as string,
     createdAt: r.createdAt as number,

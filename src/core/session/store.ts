@@ -1,36 +1,42 @@
 // The session store: one bucket of variables per (user, session key), with a
-// TTL, size limits and write-back, persisted through a SessionStorage.
+// TTL, size limits and write-back, over a SessionStorage backend.
 //
-// Every state change is computed synchronously against the latest in-memory
-// bucket, so changes to one bucket are strictly serialised and none is lost.
-// Persisting runs through a per-bucket queue with at most one storage call in
-// flight: changes made meanwhile are carried by the next call, and each
-// caller resolves once a write that includes its change is durable.
+// The backend is the source of truth and every read goes to it, so processes
+// sharing a SQLite file or a Redis server read each other's acknowledged
+// writes. Each change is one atomic backend call, resolved once durable.
+// Last-use refreshes are queued and written in batches (touch-queue.ts).
 
 import { Emitter, silentLogger, systemClock, type Clock, type Logger } from '../host';
 import { bucketIdOf } from './bucket-id';
-import { bucketBytes, bucketFromRecord, recordFromBucket, varsObject, type LiveBucket } from './bucket-record';
+import { applyTouch, isExpired } from './bucket-change';
+import { varsObject } from './bucket-record';
 import { SessionError } from './errors';
 import { jsonProblem, utf8Bytes } from './json-value';
+import { KeyedMutex } from './keyed-mutex';
 import { validateVariableName } from './names';
+import { TouchQueue } from './touch-queue';
 import {
   DEFAULT_LIMITS,
   DEFAULT_TTL_SECONDS,
-  type BucketRecord,
+  type BucketChange,
   type BucketView,
+  type ChangeOutcome,
   type SessionStorage,
   type SessionStoreApi,
   type StoreChange,
   type StoreChangeReason,
   type StoreLimits,
+  type StoredBucket,
   type WriteBackResult,
 } from './types';
-import { computeWriteBack } from './write-back';
+import { planWriteBack } from './write-back';
 
 export { bucketIdOf } from './bucket-id';
 export { SessionError } from './errors';
 
 export const DEFAULT_SWEEP_INTERVAL_MS = 60_000;
+/** Last-use refreshes of one bucket are written at most this often. */
+export const MAX_TOUCH_INTERVAL_MS = 60_000;
 
 export interface SessionStoreOptions {
   storage: SessionStorage;
@@ -40,26 +46,21 @@ export interface SessionStoreOptions {
   logger?: Logger;
   /** How often expired buckets are removed; 0 turns the periodic sweep off. */
   sweepIntervalMs?: number;
+  /** How often queued last-use refreshes are written (default: a minute, or a tenth of the TTL if shorter); 0: only on flush. */
+  touchIntervalMs?: number;
 }
 
-interface Waiter {
-  resolve: () => void;
-  reject: (e: unknown) => void;
-}
+type ChangeRequest = Pick<BucketChange, 'set' | 'remove' | 'expect' | 'create'> & { clientName?: string };
 
-interface PersistQueue {
-  waiters: Waiter[];
-  done?: Promise<void>;
-}
+const NO_EXPECTATIONS: ReadonlyMap<string, string | null> = new Map();
 
 export class SessionStore implements SessionStoreApi {
   private readonly changes = new Emitter<StoreChange>();
   readonly onDidChange = this.changes.event;
-  private readonly buckets = new Map<string, LiveBucket>();
-  private readonly queues = new Map<string, PersistQueue>();
-  /** What storage holds for each bucket (absent = nothing), to roll back to when a write fails. */
-  private readonly saved = new Map<string, BucketRecord>();
-  private sweeper: NodeJS.Timeout | undefined;
+  private readonly touches = new TouchQueue();
+  private readonly locks = new KeyedMutex();
+  private readonly inflight = new Set<Promise<unknown>>();
+  private readonly timers: NodeJS.Timeout[] = [];
 
   private constructor(
     private readonly storage: SessionStorage,
@@ -69,259 +70,246 @@ export class SessionStore implements SessionStoreApi {
     private readonly logger: Logger,
   ) {}
 
-  /** Loads every bucket from storage, removes expired ones, and starts the sweeper. */
+  /** Removes expired buckets, then starts the sweeper and the last-use writer. */
   static async open(opts: SessionStoreOptions): Promise<SessionStore> {
     const ttlSeconds = opts.ttlSeconds ?? DEFAULT_TTL_SECONDS;
     requirePositive('ttlSeconds', ttlSeconds);
     const limits: StoreLimits = { ...DEFAULT_LIMITS, ...opts.limits };
     requirePositive('limits.maxValueBytes', limits.maxValueBytes);
     requirePositive('limits.maxBucketBytes', limits.maxBucketBytes);
-    const interval = opts.sweepIntervalMs ?? DEFAULT_SWEEP_INTERVAL_MS;
-    if (!Number.isFinite(interval) || interval < 0) {
-      throw new SessionError(`Session store option sweepIntervalMs must be a number >= 0, got ${String(interval)}.`);
-    }
-    const store = new SessionStore(
-      opts.storage,
-      opts.clock ?? systemClock,
-      ttlSeconds * 1000,
-      limits,
-      opts.logger ?? silentLogger,
-    );
-    await store.load();
-    if (interval > 0) store.startSweeper(interval);
+    const ttlMs = ttlSeconds * 1000;
+    const sweepMs = requireInterval('sweepIntervalMs', opts.sweepIntervalMs ?? DEFAULT_SWEEP_INTERVAL_MS);
+    const touchMs = requireInterval('touchIntervalMs', opts.touchIntervalMs ?? Math.min(MAX_TOUCH_INTERVAL_MS, Math.max(100, ttlMs / 10)));
+    const store = new SessionStore(opts.storage, opts.clock ?? systemClock, ttlMs, limits, opts.logger ?? silentLogger);
+    await store.sweep();
+    if (sweepMs > 0) store.every(sweepMs, () => store.sweep(), 'Session sweep');
+    if (touchMs > 0) store.every(touchMs, () => store.writeTouches(), 'Writing last-use times');
     return store;
   }
 
-  /** Stops the periodic sweeper and drops listeners. Pending writes still complete (see flush). */
+  /** Where the buckets live, for logs. */
+  get description(): string {
+    return this.storage.description;
+  }
+
+  /** Stops the timers and drops listeners. Pending writes still complete (see flush). */
   dispose(): void {
-    if (this.sweeper) clearInterval(this.sweeper);
-    this.sweeper = undefined;
+    for (const t of this.timers.splice(0)) clearInterval(t);
     this.changes.dispose();
   }
 
-  list(): BucketView[] {
+  /** Stops the timers, writes what is queued and releases the backend. */
+  async close(): Promise<void> {
+    this.dispose();
+    try {
+      await this.flush();
+    } finally {
+      await this.storage.close();
+    }
+  }
+
+  async list(): Promise<BucketView[]> {
     const now = this.clock.now();
-    return [...this.buckets]
-      .filter(([, b]) => !this.isExpired(b, now))
-      .map(([id, b]) => this.view(id, b))
-      .sort((a, b) => b.lastUsed - a.lastUsed);
+    const stored = await this.read(() => this.storage.list());
+    const ids = new Set(stored.map(([id]) => id));
+    // A bucket only a queued touch knows of yet (its first call was a read) is live too.
+    const pendingOnly = this.touches.all().filter((t) => !ids.has(t.id)).map((t) => [t.id, undefined] as const);
+    const views: BucketView[] = [];
+    for (const [id, b] of [...stored, ...pendingOnly]) {
+      const live = this.overlay(id, b, now);
+      if (live) views.push(this.view(id, live));
+    }
+    return views.sort((a, b) => b.lastUsed - a.lastUsed);
   }
 
-  bucket(id: string): BucketView | undefined {
-    const b = this.live(id);
-    return b && this.view(id, b);
+  async bucket(id: string): Promise<BucketView | undefined> {
+    const live = await this.live(id);
+    return live && this.view(id, live);
   }
 
-  variables(user: string, sessionKey: string): Record<string, unknown> {
-    const b = this.live(bucketIdOf(user, sessionKey));
-    return b ? varsObject(b.vars) : {};
+  async variables(user: string, sessionKey: string): Promise<Record<string, unknown>> {
+    checkOwner(user, sessionKey);
+    const live = await this.live(bucketIdOf(user, sessionKey));
+    return live ? varsObject(live.vars) : {};
   }
 
-  touch(user: string, sessionKey: string, clientName?: string): Promise<void> {
-    return this.mutate(user, sessionKey, (id, b, now) => {
-      const next = { ...b, lastUsed: now, ...(clientName !== undefined ? { clientName } : {}) };
-      return this.commit(id, next, 'touch');
+  touch(user: string, sessionKey: string, clientName?: string): void {
+    checkOwner(user, sessionKey);
+    const id = bucketIdOf(user, sessionKey);
+    this.touches.add({ id, user, sessionKey, lastUsed: this.clock.now(), ttlMs: this.ttlMs, ...(clientName !== undefined ? { clientName } : {}) });
+    this.fire(id, 'touch', user, sessionKey);
+  }
+
+  async set(user: string, sessionKey: string, name: string, value: unknown, clientName?: string): Promise<void> {
+    checkOwner(user, sessionKey);
+    const nameProblem = validateVariableName(name);
+    if (nameProblem) throw new SessionError(nameProblem);
+    const problem = jsonProblem(value);
+    if (problem) throw new SessionError(`Cannot store '${name}': ${problem}. Nothing was stored.`);
+    const json = JSON.stringify(value);
+    this.checkValueSize(name, json);
+    const outcome = await this.change(user, sessionKey, 'set', {
+      set: new Map([[name, json]]),
+      remove: [],
+      expect: NO_EXPECTATIONS,
+      create: true,
+      ...(clientName !== undefined ? { clientName } : {}),
     });
-  }
-
-  set(user: string, sessionKey: string, name: string, value: unknown): Promise<void> {
-    return this.mutate(user, sessionKey, (id, b, now) => {
-      const nameProblem = validateVariableName(name);
-      if (nameProblem) throw new SessionError(nameProblem);
-      const problem = jsonProblem(value);
-      if (problem) throw new SessionError(`Cannot store '${name}': ${problem}. Nothing was stored.`);
-      const json = JSON.stringify(value);
-      this.checkValueSize(name, json);
-      const vars = new Map(b.vars).set(name, json);
-      this.checkBucketSize(vars, `'${name}' was not stored`);
-      return this.commit(id, { ...b, vars, lastUsed: now }, 'set');
-    });
+    if (!outcome.ok && 'tooLarge' in outcome) throw this.tooLarge(outcome.tooLarge, `'${name}' was not stored`);
   }
 
   async delete(user: string, sessionKey: string, name: string): Promise<boolean> {
     checkOwner(user, sessionKey);
     const nameProblem = validateVariableName(name);
     if (nameProblem) throw new SessionError(nameProblem);
-    const id = bucketIdOf(user, sessionKey);
-    const b = this.live(id);
     // Deleting from a bucket that does not exist changes nothing and creates nothing.
-    if (!b) return false;
-    const existed = b.vars.has(name);
-    const vars = new Map(b.vars);
-    vars.delete(name);
-    await this.commit(id, { ...b, vars, lastUsed: this.clock.now() }, existed ? 'delete' : 'touch');
-    return existed;
+    const outcome = await this.change(user, sessionKey, 'delete', { set: new Map(), remove: [name], expect: NO_EXPECTATIONS, create: false });
+    return outcome.ok && outcome.removed.length > 0;
   }
 
   async clear(user: string, sessionKey: string): Promise<void> {
     checkOwner(user, sessionKey);
     const id = bucketIdOf(user, sessionKey);
-    if (!this.buckets.has(id)) return;
-    await this.commit(id, undefined, 'clear');
+    this.touches.drop(id);
+    const existed = await this.write(id, () => this.storage.remove(id));
+    if (existed) this.fire(id, 'clear', user, sessionKey);
   }
 
-  writeBack(
+  async writeBack(
     user: string,
     sessionKey: string,
     snapshot: Record<string, unknown>,
     returned: Record<string, unknown>,
   ): Promise<WriteBackResult> {
-    return this.mutate(user, sessionKey, async (id, b, now) => {
-      const where = `write-back for user ${JSON.stringify(user)}, session ${JSON.stringify(sessionKey)}`;
-      const plan = computeWriteBack(varsObject(b.vars), snapshot, returned);
-      if (!plan.ok) return this.rejectWriteBack(where, plan.reason);
-      const vars = new Map(b.vars);
-      for (const name of plan.changed) {
-        if (!Object.hasOwn(plan.next, name)) {
-          vars.delete(name);
-          continue;
-        }
-        const json = JSON.stringify(plan.next[name]);
-        try {
-          this.checkValueSize(name, json);
-        } catch (e) {
-          return this.rejectWriteBack(where, `Write-back rejected: ${(e as Error).message}`);
-        }
-        vars.set(name, json);
-      }
+    checkOwner(user, sessionKey);
+    const where = `write-back for user ${JSON.stringify(user)}, session ${JSON.stringify(sessionKey)}`;
+    const plan = planWriteBack(snapshot, returned);
+    if (!plan.ok) return this.rejectWriteBack(where, plan.reason);
+    const set = new Map<string, string>();
+    for (const [name, value] of plan.set) {
+      const json = JSON.stringify(value);
       try {
-        this.checkBucketSize(vars, 'the write-back was not applied');
+        this.checkValueSize(name, json);
       } catch (e) {
         return this.rejectWriteBack(where, `Write-back rejected: ${(e as Error).message}`);
       }
-      if (plan.strippedReserved.length > 0) {
-        this.logger.warn(`${where}: ignored changes to reserved identity keys ${plan.strippedReserved.join(', ')}.`);
-      }
-      const reason = plan.changed.length > 0 ? 'write-back' : 'touch';
-      await this.commit(id, { ...b, vars, lastUsed: now }, reason);
-      return { applied: true, changed: plan.changed, strippedReserved: plan.strippedReserved };
-    });
+      set.set(name, json);
+    }
+    if (plan.strippedReserved.length > 0) {
+      this.logger.warn(`${where}: ignored changes to reserved identity keys ${plan.strippedReserved.join(', ')}.`);
+    }
+    const changed = [...set.keys(), ...plan.remove];
+    if (changed.length === 0) {
+      this.touch(user, sessionKey);
+      return { applied: true, changed, strippedReserved: plan.strippedReserved };
+    }
+    // Each key the tool changed must still hold what the tool was shown.
+    const expect = new Map(changed.map((name) => [name, snapshotText(snapshot, name)]));
+    const outcome = await this.change(user, sessionKey, 'write-back', { set, remove: plan.remove, expect, create: true });
+    if (outcome.ok) return { applied: true, changed, strippedReserved: plan.strippedReserved };
+    if ('conflicts' in outcome) {
+      const names = outcome.conflicts.map((n) => `'${n}'`).join(', ');
+      const reason =
+        `Write-back refused: ${names} ${outcome.conflicts.length === 1 ? 'was' : 'were'} changed by another call since ` +
+        `this tool read the session, so none of its session changes were written. Run it again to build on the current value.`;
+      this.logger.warn(`${where}: ${reason}`);
+      return { applied: false, reason, conflicts: outcome.conflicts };
+    }
+    return this.rejectWriteBack(where, `Write-back rejected: ${this.tooLarge(outcome.tooLarge, 'the write-back was not applied').message}`);
+  }
+
+  exclusive<T>(user: string, sessionKey: string, fn: () => Promise<T>): Promise<T> {
+    checkOwner(user, sessionKey);
+    return this.locks.run(bucketIdOf(user, sessionKey), fn);
   }
 
   async sweep(): Promise<number> {
-    const now = this.clock.now();
-    const writes: Promise<void>[] = [];
-    for (const [id, b] of this.buckets) {
-      if (this.isExpired(b, now)) writes.push(this.commit(id, undefined, 'expired'));
-    }
-    await Promise.all(writes);
-    return writes.length;
+    // Queued refreshes first: a bucket in use must not be swept for its stale stored last use.
+    await this.writeTouches();
+    const removed = await this.write('(sweep)', () => this.storage.sweep(this.clock.now(), this.ttlMs));
+    for (const id of removed) this.fire(id, 'expired');
+    return removed.length;
   }
 
   async flush(): Promise<void> {
-    while (this.queues.size > 0) {
-      await Promise.all([...this.queues.values()].map((q) => q.done ?? Promise.resolve()));
-    }
-    await this.storage.flush();
+    await this.writeTouches();
+    while (this.inflight.size > 0) await Promise.allSettled([...this.inflight]);
   }
 
   // --- internals ---
 
-  /** Runs `fn` on the bucket's live state, or on a fresh bucket when it is missing or expired. */
-  private async mutate<T>(
-    user: string,
-    sessionKey: string,
-    fn: (id: string, bucket: LiveBucket, now: number) => Promise<T>,
-  ): Promise<T> {
-    checkOwner(user, sessionKey);
+  private async change(user: string, sessionKey: string, reason: StoreChangeReason, req: ChangeRequest): Promise<ChangeOutcome> {
     const id = bucketIdOf(user, sessionKey);
     const now = this.clock.now();
-    const fresh: LiveBucket = { user, sessionKey, createdAt: now, lastUsed: now, vars: new Map() };
-    return fn(id, this.live(id, now) ?? fresh, now);
-  }
-
-  /** Makes `next` (or the bucket's removal) the bucket's state, announces it, and persists it. */
-  private commit(id: string, next: LiveBucket | undefined, reason: StoreChangeReason): Promise<void> {
-    if (next) this.buckets.set(id, next);
-    else this.buckets.delete(id);
-    const durable = this.persist(id);
-    this.changes.fire({ bucketId: id, reason });
-    return durable;
-  }
-
-  private persist(id: string): Promise<void> {
-    let q = this.queues.get(id);
-    if (!q) {
-      q = { waiters: [] };
-      this.queues.set(id, q);
+    const clientName = req.clientName ?? this.touches.get(id)?.clientName;
+    const change: BucketChange = {
+      ...req,
+      user,
+      sessionKey,
+      now,
+      ttlMs: this.ttlMs,
+      maxBucketBytes: this.limits.maxBucketBytes,
+      ...(clientName !== undefined ? { clientName } : {}),
+    };
+    const outcome = await this.write(id, () => this.storage.change(id, change));
+    if (outcome.ok && outcome.written) {
+      // The change carried the bucket's last use: a queued refresh up to now is redundant.
+      this.touches.drop(id, now);
+      this.fire(id, reason === 'delete' && outcome.removed.length === 0 ? 'touch' : reason, user, sessionKey);
     }
-    const queue = q;
-    const acknowledged = new Promise<void>((resolve, reject) => queue.waiters.push({ resolve, reject }));
-    queue.done ??= this.drain(id, queue);
-    return acknowledged;
+    return outcome;
   }
 
-  private async drain(id: string, q: PersistQueue): Promise<void> {
+  /** Runs a backend write, tracked for flush(); a failure becomes a SessionError for the caller. */
+  private async write<T>(id: string, op: () => Promise<T>): Promise<T> {
+    const p = op();
+    this.inflight.add(p);
     try {
-      while (q.waiters.length > 0) {
-        const batch = q.waiters.splice(0);
-        // The state at write time carries every change committed so far.
-        const b = this.buckets.get(id);
-        const record = b ? recordFromBucket(b) : undefined;
-        try {
-          if (record) await this.storage.put(id, record);
-          else await this.storage.delete(id);
-          if (record) this.saved.set(id, record);
-          else this.saved.delete(id);
-          for (const w of batch) w.resolve();
-        } catch (e) {
-          // A refused call must leave nothing behind: the bucket goes back to
-          // what storage holds, and every change built on the lost one (still
-          // queued) is refused with it.
-          const failed = [...batch, ...q.waiters.splice(0)];
-          const err = new SessionError(
-            `Could not save the session store (bucket ${id}): ${e instanceof Error ? e.message : String(e)}. Nothing was stored.`,
-            { cause: e },
-          );
-          this.logger.error(err.message);
-          const rec = this.saved.get(id);
-          const restored = rec ? bucketFromRecord(rec, id, this.logger) : undefined;
-          if (restored) this.buckets.set(id, restored);
-          else this.buckets.delete(id);
-          this.changes.fire({ bucketId: id, reason: 'load' });
-          for (const w of failed) w.reject(err);
-        }
-      }
+      return await p;
+    } catch (e) {
+      const err = new SessionError(
+        `Could not save the session store (bucket ${id}, ${this.storage.description}): ${errorText(e)}. Nothing was stored.`,
+        { cause: e },
+      );
+      this.logger.error(err.message);
+      throw err;
     } finally {
-      this.queues.delete(id);
+      this.inflight.delete(p);
     }
   }
 
-  private rejectWriteBack(where: string, reason: string): Promise<WriteBackResult> {
-    this.logger.warn(`${where}: ${reason}`);
-    return Promise.resolve({ applied: false, reason });
-  }
-
-  private checkValueSize(name: string, json: string): void {
-    const size = utf8Bytes(json);
-    if (size > this.limits.maxValueBytes) {
-      throw new SessionError(
-        `Value of '${name}' is too large: ${size} bytes of JSON, over the per-value limit (maxValueBytes) of ` +
-          `${this.limits.maxValueBytes} bytes. Nothing was stored.`,
-      );
+  private async read<T>(op: () => Promise<T>): Promise<T> {
+    try {
+      return await op();
+    } catch (e) {
+      throw new SessionError(`Could not read the session store (${this.storage.description}): ${errorText(e)}.`, { cause: e });
     }
   }
 
-  private checkBucketSize(vars: ReadonlyMap<string, string>, consequence: string): void {
-    const size = bucketBytes(vars);
-    if (size > this.limits.maxBucketBytes) {
-      throw new SessionError(
-        `The session would hold ${size} bytes of JSON, over the per-session limit (maxBucketBytes) of ` +
-          `${this.limits.maxBucketBytes} bytes; ${consequence}. Nothing was stored.`,
-      );
+  private async writeTouches(): Promise<void> {
+    const batch = this.touches.take();
+    if (batch.length === 0) return;
+    try {
+      await this.write('(last use)', () => this.storage.touch(batch));
+    } catch {
+      // Logged by write(); keep them for the next try unless newer ones came meanwhile.
+      for (const t of batch) if (!this.touches.get(t.id)) this.touches.add(t);
     }
   }
 
-  private live(id: string, now = this.clock.now()): LiveBucket | undefined {
-    const b = this.buckets.get(id);
-    return b && !this.isExpired(b, now) ? b : undefined;
+  /** The live bucket `id` with its queued last use applied, or undefined. */
+  private async live(id: string): Promise<StoredBucket | undefined> {
+    const stored = await this.read(() => this.storage.get(id));
+    return this.overlay(id, stored, this.clock.now());
   }
 
-  private isExpired(b: LiveBucket, now: number): boolean {
-    return now >= b.lastUsed + this.ttlMs;
+  private overlay(id: string, stored: StoredBucket | undefined, now: number): StoredBucket | undefined {
+    const t = this.touches.get(id);
+    const b = t ? applyTouch(stored, t) : stored;
+    return b && !isExpired(b, now, this.ttlMs) ? b : undefined;
   }
 
-  private view(id: string, b: LiveBucket): BucketView {
+  private view(id: string, b: StoredBucket): BucketView {
     return {
       id,
       user: b.user,
@@ -334,38 +322,50 @@ export class SessionStore implements SessionStoreApi {
     };
   }
 
-  private async load(): Promise<void> {
-    const records = await this.storage.loadAll();
-    const now = this.clock.now();
-    for (const [storedId, raw] of records) {
-      const b = bucketFromRecord(raw, storedId, this.logger);
-      if (!b) continue;
-      if (this.isExpired(b, now)) {
-        await this.storage.delete(storedId);
-        continue;
-      }
-      const id = bucketIdOf(b.user, b.sessionKey);
-      const other = this.buckets.get(id);
-      if (!other || other.lastUsed < b.lastUsed) this.buckets.set(id, b);
-      if (id === storedId) this.saved.set(id, recordFromBucket(b));
-      if (id !== storedId) {
-        // Stored under a foreign key (hand-edited, or an older id scheme): move it home.
-        this.logger.warn(`Session bucket stored as ${JSON.stringify(storedId)} belongs under ${JSON.stringify(id)}; moving it.`);
-        const moved = recordFromBucket(this.buckets.get(id)!);
-        await this.storage.put(id, moved);
-        this.saved.set(id, moved);
-        await this.storage.delete(storedId);
-      }
+  private fire(bucketId: string, reason: StoreChangeReason, user?: string, sessionKey?: string): void {
+    this.changes.fire({ bucketId, reason, ...(user !== undefined && sessionKey !== undefined ? { user, sessionKey } : {}) });
+  }
+
+  private every(ms: number, job: () => Promise<unknown>, what: string): void {
+    const t = setInterval(() => {
+      job().catch((e: unknown) => this.logger.error(`${what} failed: ${errorText(e)}`));
+    }, ms);
+    // The timers alone must never keep a process (CLI, tests) alive.
+    t.unref();
+    this.timers.push(t);
+  }
+
+  private rejectWriteBack(where: string, reason: string): WriteBackResult {
+    this.logger.warn(`${where}: ${reason}`);
+    return { applied: false, reason };
+  }
+
+  private checkValueSize(name: string, json: string): void {
+    const size = utf8Bytes(json);
+    if (size > this.limits.maxValueBytes) {
+      throw new SessionError(
+        `Value of '${name}' is too large: ${size} bytes of JSON, over the per-value limit (maxValueBytes) of ` +
+          `${this.limits.maxValueBytes} bytes. Nothing was stored.`,
+      );
     }
   }
 
-  private startSweeper(intervalMs: number): void {
-    this.sweeper = setInterval(() => {
-      this.sweep().catch((e: unknown) => this.logger.error(`Session sweep failed: ${String(e)}`));
-    }, intervalMs);
-    // The sweeper alone must never keep a process (CLI, tests) alive.
-    this.sweeper.unref();
+  private tooLarge(size: number, consequence: string): SessionError {
+    return new SessionError(
+      `The session would hold ${size} bytes of JSON, over the per-session limit (maxBucketBytes) of ` +
+        `${this.limits.maxBucketBytes} bytes; ${consequence}. Nothing was stored.`,
+    );
   }
+}
+
+/** The JSON text `name` had in the snapshot (null: absent), as the backend compares it. */
+function snapshotText(snapshot: Record<string, unknown>, name: string): string | null {
+  const v = Object.hasOwn(snapshot, name) ? snapshot[name] : undefined;
+  return v === undefined ? null : JSON.stringify(v);
+}
+
+function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
 }
 
 function checkOwner(user: unknown, sessionKey: unknown): void {
@@ -381,4 +381,11 @@ function requirePositive(option: string, v: number): void {
   if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0) {
     throw new SessionError(`Session store option ${option} must be a positive number, got ${String(v)}.`);
   }
+}
+
+function requireInterval(option: string, v: number): number {
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) {
+    throw new SessionError(`Session store option ${option} must be a number >= 0, got ${String(v)}.`);
+  }
+  return v;
 }

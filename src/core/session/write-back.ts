@@ -1,7 +1,9 @@
 // Write-back of a fn tool's context, as a pure computation. The tool saw
-// `snapshot` (identity + variables) and left `returned`; only what it set,
-// changed or deleted is applied to `current`, so values other calls changed
-// meanwhile survive (no lost updates).
+// `snapshot` (identity + variables) and left `returned`; the plan holds only
+// what it set, changed or deleted, and the value each of those keys had in
+// the snapshot. The store applies it only if those keys still hold those
+// values (check-and-set), so values other calls changed meanwhile are never
+// overwritten, and keys the tool did not touch are never written.
 
 import { isReservedKey } from '../identity';
 import { jsonEqual, jsonProblem } from './json-value';
@@ -10,10 +12,10 @@ import { validateVariableName } from './names';
 export type WriteBackPlan =
   | {
       ok: true;
-      /** `current` with the tool's changes applied (values shared with `returned`). */
-      next: Record<string, unknown>;
-      /** Keys whose stored value changes (set, changed or removed), in that order. */
-      changed: string[];
+      /** Keys the tool set or changed, with their new values. */
+      set: Map<string, unknown>;
+      /** Keys of the snapshot the tool deleted. */
+      remove: string[];
       /** Reserved identity keys the tool tried to set, change or delete; ignored. */
       strippedReserved: string[];
     }
@@ -24,13 +26,12 @@ export type WriteBackPlan =
  * JSON round trip. Mutating the tool's context in place (rather than
  * rebinding it) is the caller's job: this sees only the object it is given.
  */
-export function computeWriteBack(current: unknown, snapshot: unknown, returned: unknown): WriteBackPlan {
-  for (const [label, v] of [['current variables', current], ['snapshot', snapshot], ['returned context', returned]] as const) {
+export function planWriteBack(snapshot: unknown, returned: unknown): WriteBackPlan {
+  for (const [label, v] of [['snapshot', snapshot], ['returned context', returned]] as const) {
     if (!isPlainRecord(v)) {
       return { ok: false, reason: `Write-back rejected: the ${label} is not an object.` };
     }
   }
-  const cur = current as Record<string, unknown>;
   const snap = snapshot as Record<string, unknown>;
   const ret = returned as Record<string, unknown>;
 
@@ -75,17 +76,8 @@ export function computeWriteBack(current: unknown, snapshot: unknown, returned: 
     else toDelete.push(key);
   }
 
-  const next = new Map(Object.entries(cur));
-  const changed: string[] = [];
-  for (const [key, value] of toSet) {
-    if (!next.has(key) || !jsonEqual(next.get(key), value)) changed.push(key);
-    next.set(key, value);
-  }
-  for (const key of toDelete) {
-    if (next.delete(key)) changed.push(key);
-  }
-  // Object.fromEntries defines own properties, so a variable named __proto__ stays data.
-  return { ok: true, next: Object.fromEntries(next), changed, strippedReserved: [...stripped].sort() };
+  // A Map keeps a variable named __proto__ plain data.
+  return { ok: true, set: new Map(toSet), remove: toDelete, strippedReserved: [...stripped].sort() };
 }
 
 function isPlainRecord(v: unknown): v is Record<string, unknown> {

@@ -55,7 +55,7 @@ module.exports = {
   },
   async buckets(vscode) {
     const a = await api(vscode);
-    return a.store.list().map((b) => ({ user: b.user, sessionKey: b.sessionKey, vars: b.vars, expiresAt: b.expiresAt, lastUsed: b.lastUsed }));
+    return (await a.store.list()).map((b) => ({ user: b.user, sessionKey: b.sessionKey, vars: b.vars, expiresAt: b.expiresAt, lastUsed: b.lastUsed }));
   },
   async sweep(vscode) {
     return (await api(vscode)).sweep();
@@ -76,12 +76,12 @@ module.exports = {
     ctx.state.storeSub?.dispose();
     const changes = (ctx.state.storeChanges = []);
     const store = a.store;
-    // A bucket's id is learnt while it is live (the store updates before it announces).
-    const owners = new Map(store.list().map((b) => [b.id, `${b.user}\n${b.sessionKey}`]));
+    // A bucket's owner is learnt from the live buckets and from each change that names it
+    // (an 'expired' change names only the bucket id).
+    const owners = new Map((await store.list()).map((b) => [b.id, `${b.user}\n${b.sessionKey}`]));
     const own = `${a.owner.user}\n${a.sessionKey}`;
     ctx.state.storeSub = store.onDidChange((c) => {
-      const b = c.bucketId ? store.bucket(c.bucketId) : undefined;
-      if (b) owners.set(b.id, `${b.user}\n${b.sessionKey}`);
+      if (c.user !== undefined && c.sessionKey !== undefined) owners.set(c.bucketId, `${c.user}\n${c.sessionKey}`);
       changes.push({ reason: c.reason, bucketId: c.bucketId, own: owners.get(c.bucketId) === own, at: Date.now() });
     });
     return true;

@@ -35,3 +35,32 @@ test('MCP session limits: defaults, flags, and bad values', () => {
   assert.throws(() => parseServeArgs(['--mcp-session-idle', '-1']), /--mcp-session-idle/);
   assert.throws(() => parseServeArgs(['--mcp-sessions-per-user', '0']), /--mcp-sessions-per-user/);
 });
+
+test('the store: default SQLite under the state directory, beside --state, or --store', () => {
+  const env = { XDG_STATE_HOME: '/state' };
+  assert.deepEqual(parseServeArgs([], env).store, { kind: 'sqlite', path: '/state/mcc/sessions.db' });
+  const old = parseServeArgs(['--state', '/srv/s.json'], env);
+  assert.deepEqual(old.store, { kind: 'sqlite', path: '/srv/s.db' });
+  assert.equal(old.state, '/srv/s.json');
+  assert.deepEqual(parseServeArgs(['--store', 'memory:'], env).store, { kind: 'memory' });
+  assert.deepEqual(parseServeArgs(['--store', 'sqlite:/data/x.db'], env).store, { kind: 'sqlite', path: '/data/x.db' });
+  const redis = parseServeArgs(['--store', 'redis://10.0.0.2:6380/3', '--store-prefix', 'team:', '--stateless'], env);
+  assert.deepEqual(redis.store, { kind: 'redis', url: 'redis://10.0.0.2:6380/3' });
+  assert.equal(redis.storePrefix, 'team:');
+  assert.equal(redis.stateless, true);
+  // --store names the store; --state stays the file to import.
+  assert.equal(parseServeArgs(['--store', 'memory:', '--state', '/old.json'], env).state, '/old.json');
+});
+
+test('bad store flags are usage errors', () => {
+  for (const [args, why] of [
+    [['--store', 'mysql://x'], /not a store/],
+    [['--store', 'sqlite:'], /needs a file path/],
+    [['--store', 'redis://h:1/zero'], /must be a number/],
+    [['--store-prefix', 'p:'], /for a Redis store/],
+    [['--store', 'redis://h:1/0', '--store-prefix', ''], /must not be empty/],
+    [['--stateless', '--stdio'], /--stateless is for HTTP/],
+  ] as const) {
+    assert.throws(() => parseServeArgs([...args]), (e: unknown) => e instanceof UsageError && why.test(e.message), args.join(' '));
+  }
+});

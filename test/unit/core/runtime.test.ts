@@ -85,7 +85,7 @@ describe('Runtime', () => {
     const r = await runtime.execute(OWNER, 'k', 't.fn', {});
     assert.equal(r.text, 'done');
     assert.equal(r.structured?.stdout, 'done', 'structuredContent carries the answer as the text does');
-    assert.deepEqual(store.variables('owner', 'k'), { keep: 1, cursor: 7 });
+    assert.deepEqual(await store.variables('owner', 'k'), { keep: 1, cursor: 7 });
   });
 
   test('failures carry code, stdout and stderr', async () => {
@@ -141,7 +141,7 @@ describe('Runtime', () => {
     const exec = new FakeExecutor(() => ({ code: 0, stdout: 'ran', stderr: '', durationMs: 1 }));
     const runtime = new Runtime({ store, executors: { exec }, onAudit: (a) => audits.push(a) });
     runtime.setCatalog({ tools: new Map<string, ToolDef>([[execTool.key, execTool]]), diagnostics: [], files: [] });
-    storage.put = () => Promise.reject(new Error('EIO (injected)'));
+    storage.get = () => Promise.reject(new Error('EIO (injected)'));
     const r = await runtime.execute(OWNER, 'k', 't.run', { word: 'w' });
     assert.equal(r.isError, true);
     assert.match(r.text, /did not run: .*EIO/);
@@ -157,9 +157,9 @@ describe('Runtime', () => {
     const storage = new MemoryStorage();
     const store = await SessionStore.open({ storage, sweepIntervalMs: 0 });
     const exec = new FakeExecutor(() => ({ code: 0, stdout: '', stderr: '', durationMs: 1 }));
-    const realPut = storage.put.bind(storage);
+    const realChange = storage.change.bind(storage);
     const fn = new FakeExecutor((ctx) => {
-      storage.put = () => Promise.reject(new Error('disk full (injected)'));
+      storage.change = () => Promise.reject(new Error('disk full (injected)'));
       return { code: 0, stdout: '"v"', stderr: '', durationMs: 1, value: 'v', contextOut: { ...ctx.store, cursor: 1 } };
     });
     const runtime = new Runtime({ store, executors: { exec, fn } });
@@ -167,8 +167,47 @@ describe('Runtime', () => {
     const r = await runtime.execute(OWNER, 'k', 't.fn', {});
     assert.equal(r.isError, false);
     assert.match(r.text, /^v\n\[mcc: the tool's session changes were not saved: .*disk full/);
-    storage.put = realPut;
-    assert.deepEqual(store.variables('owner', 'k'), {});
+    storage.change = realChange;
+    assert.deepEqual(await store.variables('owner', 'k'), {});
+  });
+
+  test('a write-back over a key another call changed meanwhile is refused; the answer says so, naming the key', async () => {
+    const exec = new FakeExecutor(() => ({ code: 0, stdout: '', stderr: '', durationMs: 1 }));
+    const box: { store?: SessionStore } = {};
+    const fn = new FakeExecutor(async (ctx) => {
+      // Another caller (another server on the same store, or set_session) writes while the tool runs.
+      await box.store!.set('owner', 'k', 'counter', 100);
+      return { code: 0, stdout: '"v"', stderr: '', durationMs: 1, value: 'v', contextOut: { ...ctx.store, counter: 1, other: 'x' } };
+    });
+    const opened = await setup(exec, fn);
+    box.store = opened.store;
+    const r = await opened.runtime.execute(OWNER, 'k', 't.fn', {});
+    assert.equal(r.isError, false);
+    assert.match(r.text, /^v\n\[mcc: Write-back refused: 'counter' was changed by another call since this tool read the session, so none of its session changes were written/);
+    assert.deepEqual(await opened.store.variables('owner', 'k'), { counter: 100 });
+  });
+
+  test('calls of a context tool run one at a time per bucket; other buckets and other tools are not held up', async () => {
+    const exec = new FakeExecutor(() => ({ code: 0, stdout: 'exec', stderr: '', durationMs: 1 }));
+    let running = 0;
+    let most = 0;
+    const fn = new FakeExecutor(async (ctx) => {
+      most = Math.max(most, ++running);
+      await new Promise((r) => setTimeout(r, 1));
+      running--;
+      const n = typeof ctx.store.n === 'number' ? ctx.store.n : 0;
+      return { code: 0, stdout: '', stderr: '', durationMs: 1, value: n + 1, contextOut: { ...ctx.store, n: n + 1 } };
+    });
+    const { runtime, store } = await setup(exec, fn);
+    const results = await Promise.all([
+      ...Array.from({ length: 200 }, () => runtime.execute(OWNER, 'k', 't.fn', {})),
+      ...Array.from({ length: 20 }, () => runtime.execute(OWNER, 'k2', 't.fn', {})),
+      runtime.execute(OWNER, 'k', 't.run', { word: 'w' }),
+    ]);
+    assert.ok(results.every((r) => !r.isError));
+    assert.equal((await store.variables('owner', 'k')).n, 200);
+    assert.equal((await store.variables('owner', 'k2')).n, 20);
+    assert.equal(most, 2, 'one call per bucket at a time, the two buckets side by side');
   });
   test('params nested deeper than 64 levels are refused before anything runs, and audited once', async () => {
     const exec = new FakeExecutor(() => ({ code: 0, stdout: 'ran', stderr: '', durationMs: 1 }));
@@ -238,7 +277,7 @@ describe('Runtime', () => {
     const huge = 'n'.repeat(3_000_000);
     await runtime.setSession(OWNER, 'k', 'x', 1, { clientName: huge });
     await runtime.execute(OWNER, 'k', 't.run', { word: 'w' }, { clientName: huge });
-    const stored = store.list().find((b) => b.sessionKey === 'k')?.clientName ?? '';
+    const stored = (await store.list()).find((b) => b.sessionKey === 'k')?.clientName ?? '';
     assert.equal(stored.length, 200);
     assert.ok(stored.endsWith('…'));
     assert.ok(audits.every((a) => a.client?.length === 200));

@@ -58,7 +58,7 @@ void describe('ServerHost', () => {
     const r = await client.callTool({ name: 'set_session', arguments: { name: 'budget', value: 1000 } });
     assert.ok(!r.isError, JSON.stringify(r));
     await client.close();
-    assert.deepEqual(h.store!.variables('owner', 'vscode-test-key'), { budget: 1000 });
+    assert.deepEqual(await h.store!.variables('owner', 'vscode-test-key'), { budget: 1000 });
     // Acknowledged means written to workspace state, under the bucket's own key.
     const stored = memento.data.get(BUCKET_KEY_PREFIX + bucketIdOf('owner', 'vscode-test-key')) as { vars: unknown };
     assert.deepEqual(stored.vars, { budget: 1000 });
@@ -103,7 +103,7 @@ void describe('ServerHost', () => {
     h.onDidChangeStore((c) => reasons.push(c.reason));
     await h.restart();
     assert.equal(h.token, token);
-    assert.deepEqual(h.store!.variables('owner', 'k'), { x: 'y' });
+    assert.deepEqual(await h.store!.variables('owner', 'k'), { x: 'y' });
     await h.store!.set('owner', 'k', 'z', 1);
     assert.ok(reasons.includes('set'));
     await h.dispose();
@@ -114,7 +114,7 @@ void describe('ServerHost', () => {
     const old = Date.now() - 120_000;
     memento.data.set(BUCKET_KEY_PREFIX + bucketIdOf('owner', 'old'), { user: 'owner', sessionKey: 'old', vars: { a: 1 }, createdAt: old, lastUsed: old });
     await h.start();
-    assert.deepEqual(h.store!.list(), []);
+    assert.deepEqual(await h.store!.list(), []);
     await h.store!.flush();
     assert.equal(memento.data.size, 0);
     await h.dispose();

@@ -8,7 +8,7 @@ import { FakeClock } from './fakes';
 async function fixture() {
   const clock = new FakeClock();
   const store = await SessionStore.open({ storage: new MemoryStorage(), clock, ttlSeconds: 3600, sweepIntervalMs: 0 });
-  await store.touch('bob', 'other-session-key-123', 'curl');
+  store.touch('bob', 'other-session-key-123', 'curl');
   clock.advance(1000);
   await store.set('alice', 'own-key', 'target', '10.0.0.5');
   await store.set('alice', 'own-key', 'budget', 1000);
@@ -17,9 +17,9 @@ async function fixture() {
   await store.set('alice', 'own-key', 'opts', { depth: 2 });
   clock.advance(1000);
   // Used last, yet the own session still comes first.
-  await store.touch('carol', 'k3');
-  const input = (): SessionsInput => ({
-    buckets: store.list(),
+  store.touch('carol', 'k3');
+  const input = async (): Promise<SessionsInput> => ({
+    buckets: await store.list(),
     own: { user: 'alice', sessionKey: 'own-key' },
     identityFor: (u) => (u === 'alice' ? { user: 'alice', email: 'a@x', groups: ['admin'], tools: ['demo.hello'] } : undefined),
     now: clock.now(),
@@ -30,7 +30,7 @@ async function fixture() {
 void describe('sessions tree model', () => {
   void test('one node per bucket, the own session first, then by last use', async () => {
     const { store, input } = await fixture();
-    const roots = sessionRoots(input());
+    const roots = sessionRoots(await input());
     assert.deepEqual(roots.map((r) => r.label), ['alice', 'carol', 'bob']);
     assert.equal(roots[0].contextValue, CONTEXT.ownBucket);
     assert.equal(roots[0].collapsible, 'expanded');
@@ -42,7 +42,7 @@ void describe('sessions tree model', () => {
 
   void test('children: identity keys read-only first, then variables rendered by type', async () => {
     const { store, input } = await fixture();
-    const own = sessionRoots(input())[0];
+    const own = sessionRoots(await input())[0];
     const kids = sessionChildren(own);
     assert.deepEqual(
       kids.map((k) => [k.label, k.description, k.contextValue]),
@@ -67,7 +67,7 @@ void describe('sessions tree model', () => {
 
   void test('lists and objects expand to their elements, with unique stable ids', async () => {
     const { store, input } = await fixture();
-    const kids = sessionChildren(sessionRoots(input())[0]);
+    const kids = sessionChildren(sessionRoots(await input())[0]);
     const hosts = kids.find((k) => k.name === 'hosts')!;
     assert.equal(hosts.collapsible, 'collapsed');
     const items = sessionChildren(hosts);
@@ -78,22 +78,22 @@ void describe('sessions tree model', () => {
     assert.deepEqual(sessionChildren(kids.find((k) => k.name === 'opts')!).map((i) => [i.label, i.description]), [['depth', '2']]);
     const ids = [...kids, ...items].map((k) => k.id);
     assert.equal(new Set(ids).size, ids.length);
-    assert.deepEqual(sessionChildren(sessionRoots(input())[0]).map((k) => k.id), kids.map((k) => k.id));
+    assert.deepEqual(sessionChildren(sessionRoots(await input())[0]).map((k) => k.id), kids.map((k) => k.id));
     store.dispose();
   });
 
   void test('an unknown user shows only its user key; expired buckets are not shown', async () => {
     const { store, clock, input } = await fixture();
-    const bob = sessionRoots(input()).find((r) => r.label === 'bob')!;
+    const bob = sessionRoots(await input()).find((r) => r.label === 'bob')!;
     assert.deepEqual(sessionChildren(bob).map((k) => k.label), ['user']);
     clock.advance(3600_000 - 1500);
-    assert.deepEqual(sessionRoots(input()).map((r) => r.label), ['alice', 'carol']);
+    assert.deepEqual(sessionRoots(await input()).map((r) => r.label), ['alice', 'carol']);
     store.dispose();
   });
 
   void test('Copy Session as JSON carries the variables and the identity', async () => {
     const { store, input } = await fixture();
-    const parsed = JSON.parse(sessionJson(sessionRoots(input())[0])) as Record<string, unknown>;
+    const parsed = JSON.parse(sessionJson(sessionRoots(await input())[0])) as Record<string, unknown>;
     assert.deepEqual(parsed.variables, { target: '10.0.0.5', budget: 1000, dry_run: true, hosts: ['a', 'b'], opts: { depth: 2 } });
     assert.equal((parsed.identity as { user: string }).user, 'alice');
     store.dispose();

@@ -26,7 +26,7 @@ describe('fn write-back through the session store', () => {
   });
 
   async function runWithStore(tool: FnTool, sessionKey: string, params: Record<string, unknown> = {}) {
-    const snapshot = { ...ALICE, ...store.variables('alice', sessionKey) };
+    const snapshot = { ...ALICE, ...(await store.variables('alice', sessionKey)) };
     const r = await ex.run(tool, params, call(snapshot).ctx);
     assert.equal(r.code, 0, r.stderr);
     assert.ok(r.contextOut);
@@ -39,7 +39,7 @@ describe('fn write-back through the session store', () => {
       const { wb } = await runWithStore(tool('spoof', 'spoof'), key);
       assert.ok(wb.applied);
       assert.deepEqual(wb.strippedReserved.sort(), ['groups', 'user']);
-      assert.deepEqual(store.variables('alice', key), { note: 'kept' });
+      assert.deepEqual(await store.variables('alice', key), { note: 'kept' });
     });
 
     test(`${kind}: a non-slug key rejects the whole write-back, the result still returns`, async () => {
@@ -47,14 +47,14 @@ describe('fn write-back through the session store', () => {
       const { r, wb } = await runWithStore(tool('badKey', 'bad_key'), key);
       assert.equal(r.value, 'still returned');
       assert.equal(wb.applied, false);
-      assert.deepEqual(store.variables('alice', key), {});
+      assert.deepEqual(await store.variables('alice', key), {});
     });
 
     test(`${kind}: concurrent calls writing different keys lose nothing`, async () => {
       const key = `conc-${kind}`;
       const names = ['a', 'b', 'c', 'd'];
       await Promise.all(names.map((n, i) => runWithStore(tool('setKey', 'set_key'), key, { name: n, value: i })));
-      assert.deepEqual(store.variables('alice', key), { a: 0, b: 1, c: 2, d: 3 });
+      assert.deepEqual(await store.variables('alice', key), { a: 0, b: 1, c: 2, d: 3 });
     });
   }
 });

@@ -1,8 +1,8 @@
 // Test doubles for the session store: a settable clock, a logger that
-// records, and a storage wrapper that counts, delays or fails calls.
+// records, and a storage wrapper that counts, delays or fails writes.
 
 import type { Clock, Logger } from '../../../src/core/host';
-import type { BucketRecord, SessionStorage } from '../../../src/core/session/types';
+import type { BucketChange, ChangeOutcome, SessionStorage, StoredBucket, Touch } from '../../../src/core/session/types';
 
 export class FakeClock implements Clock {
   constructor(public t = 1_700_000_000_000) {}
@@ -33,10 +33,10 @@ export class RecordingLogger implements Logger {
   }
 }
 
-/** Wraps a storage; every put/delete takes `delayMs` and can be made to fail. */
+/** Wraps a storage; every write takes `delayMs` and can be made to fail; counts writes. */
 export class InstrumentedStorage implements SessionStorage {
-  puts = 0;
-  deletes = 0;
+  changes = 0;
+  touchBatches: Touch[][] = [];
   inFlight = 0;
   maxInFlight = 0;
   failNext = 0;
@@ -46,25 +46,37 @@ export class InstrumentedStorage implements SessionStorage {
     public delayMs = 0,
   ) {}
 
-  loadAll(): Promise<Map<string, BucketRecord>> {
-    return this.inner.loadAll();
+  get description(): string {
+    return `instrumented ${this.inner.description}`;
+  }
+  get(id: string): Promise<StoredBucket | undefined> {
+    return this.inner.get(id);
+  }
+  list(): Promise<Array<[string, StoredBucket]>> {
+    return this.inner.list();
+  }
+  change(id: string, change: BucketChange): Promise<ChangeOutcome> {
+    this.changes++;
+    return this.around(() => this.inner.change(id, change));
+  }
+  touch(touches: readonly Touch[]): Promise<void> {
+    this.touchBatches.push([...touches]);
+    return this.around(() => this.inner.touch(touches));
+  }
+  remove(id: string): Promise<boolean> {
+    return this.around(() => this.inner.remove(id));
+  }
+  sweep(now: number, ttlMs: number): Promise<string[]> {
+    return this.around(() => this.inner.sweep(now, ttlMs));
+  }
+  importIfAbsent(id: string, bucket: StoredBucket, ttlMs: number, now: number): Promise<boolean> {
+    return this.around(() => this.inner.importIfAbsent(id, bucket, ttlMs, now));
+  }
+  close(): Promise<void> {
+    return this.inner.close();
   }
 
-  async put(id: string, record: BucketRecord): Promise<void> {
-    this.puts++;
-    await this.around(() => this.inner.put(id, record));
-  }
-
-  async delete(id: string): Promise<void> {
-    this.deletes++;
-    await this.around(() => this.inner.delete(id));
-  }
-
-  flush(): Promise<void> {
-    return this.inner.flush();
-  }
-
-  private async around(op: () => Promise<void>): Promise<void> {
+  private async around<T>(op: () => Promise<T>): Promise<T> {
     this.inFlight++;
     this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
     try {
@@ -73,7 +85,7 @@ export class InstrumentedStorage implements SessionStorage {
         this.failNext--;
         throw new Error('disk full (injected)');
       }
-      await op();
+      return await op();
     } finally {
       this.inFlight--;
     }

@@ -12,9 +12,9 @@ import { exposure } from '../../expose';
 import type { HandlerExtra, McpSessionContext } from '../session-context';
 import { debugErrorText, explainToolText, findAndRunText, type PromptSetting } from './prompt-text';
 
-function setting(ctx: McpSessionContext, extra: HandlerExtra): PromptSetting {
+async function setting(ctx: McpSessionContext, extra: HandlerExtra): Promise<PromptSetting> {
   const tools = ctx.runtime.accessibleTools(ctx.principal);
-  const vars = Object.keys(ctx.runtime.storeView(ctx.principal, ctx.sessionKeyFor(extra))).filter((k) => !isReservedKey(k));
+  const vars = Object.keys(await ctx.runtime.storeView(ctx.principal, ctx.sessionKeyFor(extra))).filter((k) => !isReservedKey(k));
   return { tools, show: exposure(ctx.runtime.expose, tools.length), sessionVars: vars.sort() };
 }
 
@@ -33,7 +33,7 @@ export function registerPrompts(server: McpServer, ctx: McpSessionContext): void
       description: 'Finds the catalog tool for a task (search, describe_tools) and runs it (execute), using the session store for values later steps need.',
       argsSchema: { task: z.string().describe('What to get done, in plain words, e.g. "count the TODOs in src"') },
     },
-    ({ task }, extra) => userMessage(`Find and run a tool for: ${task}`, findAndRunText(task, setting(ctx, extra))),
+    async ({ task }, extra) => userMessage(`Find and run a tool for: ${task}`, findAndRunText(task, await setting(ctx, extra))),
   );
 
   server.registerPrompt(
@@ -43,8 +43,8 @@ export function registerPrompts(server: McpServer, ctx: McpSessionContext): void
       description: 'Explains what a catalog tool does, its parameters (required or optional) and when to use it.',
       argsSchema: { key: keyArg('The tool key, e.g. ops.grep (completes to the tools you may run)') },
     },
-    ({ key }, extra) => {
-      const s = setting(ctx, extra);
+    async ({ key }, extra) => {
+      const s = await setting(ctx, extra);
       const tool = s.tools.find((t) => t.key === key);
       // The same answer for a key that does not exist and one the caller may not run.
       if (!tool) throw new McpError(ErrorCode.InvalidParams, `No tool '${key}' you can run; complete the key, or use search / describe_tools.`);
@@ -62,8 +62,8 @@ export function registerPrompts(server: McpServer, ctx: McpSessionContext): void
         error: z.string().describe('The error text the tool answered with'),
       },
     },
-    ({ key, error }, extra) => {
-      const s = setting(ctx, extra);
+    async ({ key, error }, extra) => {
+      const s = await setting(ctx, extra);
       return userMessage(`Debug ${key}`, debugErrorText(key, error, s.tools.find((t) => t.key === key), s));
     },
   );

@@ -17,8 +17,8 @@ export function registerSessionResource(server: McpServer, ctx: McpSessionContex
         'session with set_session or by tools. Subscribe to hear when it changes.',
       mimeType: 'application/json',
     },
-    (uri, extra) => ({
-      contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(ctx.runtime.storeView(ctx.principal, ctx.sessionKeyFor(extra)), null, 2) }],
+    async (uri, extra) => ({
+      contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(await ctx.runtime.storeView(ctx.principal, ctx.sessionKeyFor(extra)), null, 2) }],
     }),
   );
 }

@@ -1,0 +1,151 @@
+// Session storage in one SQLite file (better-sqlite3): the headless default.
+//
+// Reads run here, on a connection of their own; writes go to a writer thread
+// (sqlite-writer.ts) with its own connection, which commits whatever arrived
+// meanwhile as one transaction and acknowledges each write once its commit is
+// on disk (WAL, synchronous=FULL). Several processes may share the file:
+// writes take SQLite's write lock in turn, reads see the last commit.
+
+import type Database from 'better-sqlite3';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { createPrivateFile, fromRow, openDatabase, readBucket, statements, type BucketRow, type Statements } from './sqlite-schema';
+import type { WriterReply, WriterRequest } from './sqlite-writer';
+import type { WriteOp } from './sqlite-writes';
+import type { BucketChange, ChangeOutcome, SessionStorage, StoredBucket, Touch } from './types';
+
+interface Pending {
+  resolve: (v: unknown) => void;
+  reject: (e: Error) => void;
+}
+
+export class SqliteStorage implements SessionStorage {
+  readonly description: string;
+  private readonly db: Database.Database;
+  private readonly q: Statements;
+  /** Runs a function in one read transaction: a bucket row and its variables from the same commit. */
+  private readonly inRead: (fn: () => unknown) => unknown;
+  private readonly writer: Worker;
+  private readonly pending = new Map<number, Pending>();
+  private readonly inflight = new Set<Promise<unknown>>();
+  private nextSeq = 0;
+  private broken: Error | undefined;
+  private closing: Promise<void> | undefined;
+
+  constructor(readonly path: string) {
+    this.description = `SQLite ${path}`;
+    createPrivateFile(path);
+    // Opened (and migrated) here first, so a bad file fails the constructor, not a later write.
+    this.db = openDatabase(path);
+    this.q = statements(this.db);
+    this.inRead = this.db.transaction((fn: () => unknown) => fn());
+    this.writer = new Worker(writerScript(), { workerData: { path } });
+    this.writer.on('message', (m: WriterReply) => this.settle(m));
+    this.writer.on('error', (e) => this.fail(new Error(`the SQLite writer failed: ${e.message}`)));
+    this.writer.on('exit', (code) => this.fail(new Error(`the SQLite writer stopped (exit code ${code})`)));
+    // Only pending writes keep the process alive.
+    this.writer.unref();
+  }
+
+  get(id: string): Promise<StoredBucket | undefined> {
+    return this.read(() => readBucket(this.q, id));
+  }
+
+  list(): Promise<Array<[string, StoredBucket]>> {
+    return this.read(() => {
+      const vars = new Map<string, Map<string, string>>();
+      for (const v of this.q.allVars.all() as Array<{ bucket_id: string; name: string; json: string }>) {
+        let m = vars.get(v.bucket_id);
+        if (!m) vars.set(v.bucket_id, (m = new Map<string, string>()));
+        m.set(v.name, v.json);
+      }
+      return (this.q.allBuckets.all() as BucketRow[]).map((r): [string, StoredBucket] => [r.id, fromRow(r, vars.get(r.id) ?? new Map<string, string>())]);
+    });
+  }
+
+  change(id: string, change: BucketChange): Promise<ChangeOutcome> {
+    return this.write({ op: 'change', id, change });
+  }
+
+  touch(touches: readonly Touch[]): Promise<void> {
+    return this.write({ op: 'touch', touches: [...touches] });
+  }
+
+  remove(id: string): Promise<boolean> {
+    return this.write({ op: 'remove', id });
+  }
+
+  sweep(now: number, ttlMs: number): Promise<string[]> {
+    return this.write({ op: 'sweep', now, ttlMs });
+  }
+
+  importIfAbsent(id: string, bucket: StoredBucket, ttlMs: number, now: number): Promise<boolean> {
+    return this.write({ op: 'import', id, bucket, ttlMs, now });
+  }
+
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      while (this.inflight.size > 0) await Promise.allSettled([...this.inflight]);
+      if (!this.broken) {
+        this.writer.ref();
+        await new Promise<void>((resolve) => {
+          this.writer.once('message', () => resolve());
+          this.writer.once('exit', () => resolve());
+          this.writer.postMessage('close');
+        });
+      }
+      this.broken = new Error('the session database is closed');
+      await this.writer.terminate();
+      if (this.db.open) this.db.close();
+    })();
+    return this.closing;
+  }
+
+  private read<T>(fn: () => T): Promise<T> {
+    try {
+      return Promise.resolve(this.inRead(fn) as T);
+    } catch (e) {
+      return Promise.reject(e instanceof Error ? e : new Error(String(e)));
+    }
+  }
+
+  private write<T>(op: WriteOp): Promise<T> {
+    if (this.broken) return Promise.reject(this.broken);
+    const seq = ++this.nextSeq;
+    if (this.pending.size === 0) this.writer.ref();
+    const done = new Promise<T>((resolve, reject) => {
+      this.pending.set(seq, { resolve: resolve as (v: unknown) => void, reject });
+      const request: WriterRequest = { seq, op };
+      this.writer.postMessage(request);
+    });
+    this.inflight.add(done);
+    const forget = (): void => {
+      this.inflight.delete(done);
+    };
+    done.then(forget, forget);
+    return done;
+  }
+
+  private settle(m: WriterReply): void {
+    const p = this.pending.get(m.seq);
+    if (!p) return;
+    this.pending.delete(m.seq);
+    if (this.pending.size === 0) this.writer.unref();
+    if (m.ok) p.resolve(m.value);
+    else p.reject(new Error(m.error));
+  }
+
+  private fail(e: Error): void {
+    this.broken ??= e;
+    for (const p of this.pending.values()) p.reject(e);
+    this.pending.clear();
+  }
+}
+
+/** The writer thread's script: beside the bundle (dist/), or compiled beside this file (out/). */
+function writerScript(): string {
+  const path = join(__dirname, 'sqlite-writer.js');
+  if (!existsSync(path)) throw new Error(`cannot find the SQLite writer script ${path}`);
+  return path;
+}

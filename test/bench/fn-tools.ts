@@ -1,0 +1,75 @@
+// Function tools: JavaScript in workers against Python in a warm process and
+// in a one-shot interpreter, through the executor alone; and the run kit
+// (transform, cache_ttl) that the runtime puts around every executor.
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import type { FnTool } from '../../src/core/catalog/types';
+import { FnExecutor } from '../../src/core/fn/fn-executor';
+import { RunKit } from '../../src/core/runner/run-kit';
+import { nullEventSink, type CallContext, type ToolExecutor } from '../../src/core/runner/types';
+import type { BenchGroup } from './harness';
+
+const FIXTURES = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'fn');
+const STORE = { user: 'bench', email: '', groups: ['admin'], tools: [] as string[] };
+
+function ctx(): CallContext {
+  return { runId: randomUUID(), caller: { user: 'bench', sessionKey: 'bench' }, store: STORE, events: nullEventSink };
+}
+
+function fnTool(over: Partial<FnTool> & Pick<FnTool, 'language' | 'target' | 'takesContext'>): FnTool {
+  return {
+    kind: 'fn',
+    key: 'bench.trivial',
+    name: 'trivial',
+    description: '',
+    groups: ['bench'],
+    params: [],
+    env: {},
+    envPassthrough: false,
+    limits: {},
+    stdin: false,
+    source: { file: join(FIXTURES, 'bench.yaml'), line: 1 },
+    catalogDir: join(FIXTURES, 'py'),
+    ...over,
+  };
+}
+
+let fn: FnExecutor | undefined;
+let kit: ToolExecutor | undefined;
+
+async function runFn(tool: FnTool, through: 'executor' | 'kit' = 'executor'): Promise<void> {
+  fn ??= new FnExecutor({ poolSize: 2 });
+  kit ??= new RunKit().wrap(fn);
+  const r = await (through === 'kit' ? kit : fn).run(tool, {}, ctx());
+  if (r.code !== 0 || r.value !== 'pong') throw new Error(`${tool.target} failed (code ${r.code}): ${r.stderr}`);
+}
+
+const jsTrivial = fnTool({ language: 'js', target: './trivial.mjs:ping', modulePath: join(FIXTURES, 'js', 'trivial.mjs'), exportName: 'ping', takesContext: true });
+const pyTrivial = fnTool({ language: 'python', target: 'fnpkg.tools:trivial', python: 'python3', takesContext: false });
+// A Unix limit keeps a tool off the warm processes: one interpreter per call.
+const pyOneShot = fnTool({ language: 'python', target: 'fnpkg.tools:trivial', python: 'python3', takesContext: false, limits: { nofile: 1024 } });
+const jsCached = { ...jsTrivial, key: 'bench.cached', cacheTtl: 3600 };
+
+export const fnTools: BenchGroup = {
+  name: 'function tools',
+  cases: [
+    { name: 'fn js trivial (worker)', calls: 2000, warmup: 200, once: () => runFn(jsTrivial) },
+    { name: 'fn python trivial (warm process)', calls: 1000, warmup: 50, once: () => runFn(pyTrivial) },
+    { name: 'fn python trivial (one-shot, limits)', calls: 30, warmup: 3, once: () => runFn(pyOneShot) },
+    { name: 'fn js trivial (worker, through the run kit)', calls: 2000, warmup: 200, once: () => runFn(jsTrivial, 'kit') },
+    { name: 'fn js trivial (cache_ttl hit)', calls: 2000, warmup: 10, once: () => runFn(jsCached, 'kit') },
+  ],
+  ratios: [
+    { a: 'fn js trivial (worker)', b: 'fn python trivial (warm process)', as: 'faster' },
+    { a: 'fn python trivial (warm process)', b: 'fn python trivial (one-shot, limits)', as: 'faster' },
+    // The kit costs (next to) nothing when a tool has no transform and no cache, and a cache hit answers without a worker.
+    { a: 'fn js trivial (worker, through the run kit)', b: 'fn js trivial (worker)', as: 'slower' },
+    { a: 'fn js trivial (cache_ttl hit)', b: 'fn js trivial (worker)', as: 'faster' },
+  ],
+  teardown: async () => {
+    await kit?.dispose?.();
+    await fn?.dispose();
+    fn = undefined;
+    kit = undefined;
+  },
+};
