@@ -4,8 +4,9 @@
 // params are refused before anything runs, and every execute is audited.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import Database from 'better-sqlite3';
 import { join } from 'node:path';
+import { sqlitePathFor } from '../../src/core/session/store-spec';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { call, connect, FIXTURES, okText, startServe, tempDir, type ServeHandle } from './serve-process';
 
@@ -65,14 +66,13 @@ describe('log lines cannot be forged', () => {
     const c = await connect(h, { name: huge, sessionKey: 'huge-name' });
     await okText(c, 'set_session', { name: 'x', value: 1 });
     await c.close();
-    // The state file is written shortly after the change.
-    let bucket: { clientName?: string } | undefined;
-    for (let i = 0; i < 100 && !bucket; i++) {
-      const raw = readFileSync(state, 'utf8');
-      const file = JSON.parse(raw) as { buckets?: Record<string, { sessionKey?: string; clientName?: string }> };
-      bucket = Object.values(file.buckets ?? {}).find((b) => b.sessionKey === 'huge-name');
-      if (!bucket) await sleep(50);
-    }
+    // --state without --store keeps the SQLite file beside it (s.db); a set is
+    // acknowledged only once its transaction is committed.
+    const db = new Database(sqlitePathFor(state), { readonly: true });
+    const bucket = db.prepare('SELECT client_name AS clientName FROM buckets WHERE session_key = ?').get('huge-name') as
+      | { clientName: string | null }
+      | undefined;
+    db.close();
     assert.ok(bucket, 'the bucket was written');
     assert.equal(bucket.clientName?.length, 200);
     assert.ok(bucket.clientName?.startsWith('big-client-nnn'));
