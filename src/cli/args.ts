@@ -29,6 +29,8 @@ export interface ServeArgs {
   maxBucketBytes?: number;
   maxOutputBytes?: number;
   watch: boolean;
+  /** Exec tools that do not choose run in a pseudo-terminal (default: pipes). */
+  pty: boolean;
   /** Idle limit and caps of MCP sessions (HTTP). */
   mcpSessions: McpSessionLimits;
   expose: ExposeMode;
@@ -64,6 +66,9 @@ export const USAGE = `Usage: mcc serve [options]
   --max-bucket-bytes N  largest session bucket as JSON (default 1048576)
   --max-output-bytes N  largest tool output kept (default 1048576)
   --watch               reload the catalog when its files change
+  --pty                 run exec tools in pseudo-terminals, as the editor does
+                        (default: pipes, which keep stderr apart; a tool's
+                        own pty: setting wins either way)
   --mcp-session-idle SEC        close an MCP session idle this long (default 1800; 0 = never)
   --mcp-sessions-per-user N     most open MCP sessions per user (default 100)
   --mcp-sessions-anonymous N    most open MCP sessions of all anonymous callers (default 10)
@@ -100,6 +105,7 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
         'max-bucket-bytes': { type: 'string' },
         'max-output-bytes': { type: 'string' },
         watch: { type: 'boolean' },
+        pty: { type: 'boolean' },
         'mcp-session-idle': { type: 'string' },
         'mcp-sessions-per-user': { type: 'string' },
         'mcp-sessions-anonymous': { type: 'string' },
@@ -137,6 +143,7 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     ...optionalInt(v['max-bucket-bytes'], '--max-bucket-bytes', 'maxBucketBytes'),
     ...optionalInt(v['max-output-bytes'], '--max-output-bytes', 'maxOutputBytes'),
     watch: v.watch ?? false,
+    pty: v.pty ?? false,
     mcpSessions: {
       idleMs: int(v['mcp-session-idle'] ?? String(DEFAULT_SESSION_LIMITS.idleMs / 1000), '--mcp-session-idle', 0, 365 * 86400) * 1000,
       perPrincipal: int(v['mcp-sessions-per-user'] ?? String(DEFAULT_SESSION_LIMITS.perPrincipal), '--mcp-sessions-per-user', 1, 100_000),

@@ -41,6 +41,7 @@ async function serve(args: ServeArgs): Promise<void> {
         ...(args.maxOutputBytes ? { maxOutputBytes: args.maxOutputBytes } : {}),
         logger,
         expose: args.expose,
+        execMode: args.pty ? 'pty' : 'pipe',
         events: runEventLogger(logger),
         onAudit: (a) => logger.info(formatAuditLine(a)),
       },

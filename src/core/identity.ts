@@ -20,11 +20,11 @@ export function isReservedKey(name: string): name is ReservedKey {
 }
 
 export interface IdentityKeys {
-  user: string;
-  email: string;
-  groups: string[];
+  readonly user: string;
+  readonly email: string;
+  readonly groups: readonly string[];
   /** Sorted keys of the tools this caller may execute. */
-  tools: string[];
+  readonly tools: readonly string[];
 }
 
 export function identityKeys(p: Principal, allowedToolKeys: readonly string[]): IdentityKeys {

@@ -4,6 +4,7 @@ import { Runtime, type AuditEntry } from './runtime';
 import { SessionStore } from './session/store';
 import type { SessionStorage, StoreLimits } from './session/types';
 import { ExecExecutor } from './runner/exec-executor';
+import type { RunMode } from './runner/run-child';
 import type { RunEventSink } from './runner/types';
 import type { Clock, Logger } from './host';
 import type { FnResolver } from './catalog/fn-resolver';
@@ -31,6 +32,13 @@ export interface OpenRuntimeOptions {
    */
   secrets?: ServerSecrets;
   expose?: ExposeMode;
+  /**
+   * How exec tools run when they do not choose (`pty:` in the catalog):
+   * 'pipe' (the default: headless, nobody watches a terminal, and pipes keep
+   * stdout and stderr apart at half the cost) or 'pty' (the editor, where
+   * the user watches each run in a terminal).
+   */
+  execMode?: RunMode;
 }
 
 export interface OpenedRuntime {
@@ -52,7 +60,7 @@ export async function openRuntime(o: OpenRuntimeOptions): Promise<OpenedRuntime>
   const logger = o.logger ? scrubbingLogger(o.logger, secrets) : undefined;
   const hostOpts = { secrets, ...(logger ? { logger } : {}), ...(o.baseEnv ? { baseEnv: o.baseEnv } : {}) };
   const output = o.maxOutputBytes ? { maxOutputBytes: o.maxOutputBytes } : {};
-  const exec = new ExecExecutor({ ...hostOpts, ...output });
+  const exec = new ExecExecutor({ ...hostOpts, ...output, defaultMode: o.execMode ?? 'pipe' });
   const fn = new FnExecutor(hostOpts);
   // One kit for both kinds: transform and cache_ttl work alike for exec and fn tools.
   const kit = new RunKit({ secrets, ...(o.baseEnv ? { baseEnv: o.baseEnv } : {}), ...output, ...(o.clock ? { clock: o.clock } : {}) });

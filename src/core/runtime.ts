@@ -6,7 +6,8 @@ import type { Catalog, ToolDef } from './catalog/types';
 import { validateParams } from './catalog/params';
 import { EMPTY_CATALOG } from './catalog/load';
 import { isPlainObject } from './catalog/coerce';
-import { accessibleTools, canAccess } from './access';
+import { canAccess } from './access';
+import { AccessCache } from './access-cache';
 import { Emitter, type Clock, type Logger, silentLogger, systemClock } from './host';
 import { identityKeys, isReservedKey, type IdentityKeys, type Principal } from './identity';
 import type { ExecOutcome, RunEventSink, ToolExecutor } from './runner/types';
@@ -26,6 +27,9 @@ import { MINIMAL_SECRETS, scrubSecrets, type ServerSecrets } from './secrets';
 import type { ExposeMode } from './expose';
 
 export type { AuditEntry } from './audit';
+
+const NO_TOOLS: readonly ToolDef[] = Object.freeze([]);
+const NO_KEYS: readonly string[] = Object.freeze([]);
 
 /** Longest client name kept (clientInfo.name is whatever the client says about itself). */
 export const MAX_CLIENT_NAME = 200;
@@ -63,6 +67,7 @@ export interface CallOptions {
 
 export class Runtime {
   private catalog: Catalog = EMPTY_CATALOG;
+  private readonly access = new AccessCache(() => this.catalog.tools.values());
   private readonly catalogChanged = new Emitter<Catalog>();
   private readonly exposeChanged = new Emitter<ExposeMode>();
   private exposeMode: ExposeMode;
@@ -102,6 +107,7 @@ export class Runtime {
 
   setCatalog(catalog: Catalog): void {
     this.catalog = catalog;
+    this.access.clear();
     this.catalogChanged.fire(catalog);
   }
 
@@ -109,14 +115,16 @@ export class Runtime {
     return this.catalog;
   }
 
-  /** Tools the principal may run; none while the gate is closed. */
-  accessibleTools(p: Principal): ToolDef[] {
-    if (this.opts.gate?.()) return [];
-    return accessibleTools(p, this.catalog.tools.values());
+  /** Tools the principal may run, sorted by key; none while the gate is closed. Cached per catalog. */
+  accessibleTools(p: Principal): readonly ToolDef[] {
+    if (this.opts.gate?.()) return NO_TOOLS;
+    return this.access.toolsFor(p);
   }
 
+  /** The read-only identity keys; `tools` is empty while the gate is closed. Cached per catalog. */
   identity(p: Principal): IdentityKeys {
-    return identityKeys(p, this.accessibleTools(p).map((t) => t.key));
+    if (this.opts.gate?.()) return identityKeys(p, NO_KEYS);
+    return this.access.identityOf(p);
   }
 
   /** The store as a tool sees it: variables, then identity on top (never from storage). */

@@ -147,6 +147,8 @@ export class ServerHost {
           onAudit: this.opts.onAudit,
           gate: this.opts.gate,
           expose: s.expose,
+          // The user watches runs live in the editor's terminals.
+          execMode: 'pty',
         },
         owner: { token: this.token, principal: s.owner },
         ...(users ? { users } : {}),

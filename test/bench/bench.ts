@@ -1,8 +1,10 @@
 // `npm run bench`: every figure group, measured side by side in one run.
 // Add a group: a file exporting a BenchGroup (harness.ts), listed below.
+// `npm run bench -- --quick`: fewer calls and no slow groups (under a minute).
 // Environment: BENCH_FILTER=<substring of a case or group name> runs only
 // those, BENCH_SCALE=<factor> multiplies the calls, BENCH_CLI=<cli.js> points
 // the store groups at another build of mcc.
+import { calls } from './calls';
 import { fnTools } from './fn-tools';
 import { runBench, type BenchGroup } from './harness';
 import { storeConcurrency } from './store-concurrency';
@@ -10,10 +12,10 @@ import { storeRoundTrip } from './store-roundtrip';
 import { storeWrites } from './store-writes';
 import { toolEnv } from './tool-env';
 
-export const GROUPS: BenchGroup[] = [fnTools, toolEnv, storeRoundTrip, storeWrites, storeConcurrency];
+export const GROUPS: BenchGroup[] = [calls, fnTools, toolEnv, storeRoundTrip, storeWrites, storeConcurrency];
 
 if (require.main === module) {
-  runBench(GROUPS).catch((e: unknown) => {
+  runBench(GROUPS, process.env, { quick: process.argv.includes('--quick') }).catch((e: unknown) => {
     console.error(e instanceof Error ? (e.stack ?? e.message) : String(e));
     process.exitCode = 1;
   });

@@ -34,8 +34,14 @@ const dirs: string[] = [];
 /** The shared servers; each acquire() is matched by a release(), and the last one stops them. */
 export function acquireServers(): Promise<StoreServers> {
   users++;
-  started ??= (async () => ({ echo: await startEcho(), mcc10: await startMcc(10), mcc10k: await startMcc(10_000) }))();
+  started ??= (async () => ({ echo: await sharedEcho(), mcc10: await startMccWithBuckets(10), mcc10k: await startMccWithBuckets(10_000) }))();
   return started;
+}
+
+async function sharedEcho(): Promise<BenchServer> {
+  const server = await startEcho();
+  stops.push(server.stop);
+  return server;
 }
 
 export async function releaseServers(): Promise<void> {
@@ -46,7 +52,7 @@ export async function releaseServers(): Promise<void> {
 }
 
 /** mcc serve whose store starts with `buckets` live buckets (imported from a version 1 file, which every version reads). */
-async function startMcc(buckets: number): Promise<BenchServer> {
+async function startMccWithBuckets(buckets: number): Promise<BenchServer> {
   const dir = mkdtempSync(join(tmpdir(), 'mcc-bench-'));
   dirs.push(dir);
   const now = Date.now();
@@ -56,30 +62,54 @@ async function startMcc(buckets: number): Promise<BenchServer> {
     all[bucketIdOf('bench', sessionKey)] = { user: 'bench', sessionKey, vars: { n: i, note: 'a small value', hosts: ['a', 'b'] }, createdAt: now, lastUsed: now };
   }
   writeFileSync(join(dir, 'sessions.json'), JSON.stringify({ version: 1, buckets: all }));
+  const server = await startMcc({ tools: join(FIXTURES, 'tools.yaml'), args: ['--state', join(dir, 'sessions.json')] });
+  stops.push(server.stop);
+  return server;
+}
+
+export interface StartedServer extends BenchServer {
+  stop(): Promise<unknown>;
+}
+
+/**
+ * `mcc serve --tools <tools>` as user bench, in its default modes (the
+ * default store under a new folder unless `args` names one), with the
+ * bench's token; BENCH_CLI=<cli.js> runs another build.
+ */
+export async function startMcc(o: { tools: string; args?: string[] }): Promise<StartedServer> {
+  const args = o.args ?? [];
+  const named = args.includes('--store') || args.includes('--state');
+  const dir = named ? undefined : mkdtempSync(join(tmpdir(), 'mcc-bench-'));
   const h: ServeHandle = await startServe(
-    ['--tools', join(FIXTURES, 'tools.yaml'), '--state', join(dir, 'sessions.json'), '--user', 'bench'],
+    ['--tools', o.tools, '--user', 'bench', ...(dir ? ['--state', join(dir, 'sessions.json')] : []), ...args],
     { MCC_TOKEN: TOKEN, MCC_DEBUG: '' },
     process.env.BENCH_CLI ?? CLI,
   );
   h.proc.stderr?.removeAllListeners('data').resume();
-  stops.push(() => h.stop());
-  return { url: h.url, pid: h.proc.pid as number };
+  return {
+    url: h.url,
+    pid: h.proc.pid as number,
+    stop: async () => {
+      await h.stop();
+      if (dir) rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
-async function startEcho(): Promise<BenchServer> {
+/** The bare SDK echo server (echo-server.ts) as a process of its own. */
+export async function startEcho(): Promise<StartedServer> {
   const proc: ChildProcess = spawn(process.execPath, [join(__dirname, 'echo-server.js')], { stdio: ['ignore', 'pipe', 'inherit'] });
   const line = await new Promise<string>((resolve, reject) => {
     proc.stdout?.once('data', (d: Buffer) => resolve(d.toString()));
     proc.once('exit', (code) => reject(new Error(`echo server exited with ${code}`)));
   });
-  stops.push(
-    () =>
-      new Promise<void>((r) => {
-        proc.once('exit', () => r());
-        proc.kill('SIGTERM');
-      }),
-  );
-  return { url: (JSON.parse(line) as { url: string }).url, pid: proc.pid as number };
+  const stop = (): Promise<void> =>
+    new Promise<void>((r) => {
+      if (proc.exitCode !== null || proc.signalCode !== null) return r();
+      proc.once('exit', () => r());
+      proc.kill('SIGTERM');
+    });
+  return { url: (JSON.parse(line) as { url: string }).url, pid: proc.pid as number, stop };
 }
 
 /** The same client code for every server: the SDK's Client over Streamable HTTP. */

@@ -37,7 +37,7 @@ interface Candidate {
 
 export function contextEnv(store: Record<string, unknown>, budget: EnvBudget = envBudget(), dir?: string): ContextEnv {
   const vars: Record<string, string> = {};
-  const json = JSON.stringify(store);
+  const json = storeJson(store);
   let file: string | undefined;
   let used = envEntryBytes(CTX_PREFIX, json);
   if (used <= budget.ctx) vars[CTX_PREFIX] = json;
@@ -68,10 +68,46 @@ function candidates(store: Record<string, unknown>): Candidate[] {
   for (const [key, v] of Object.entries(store)) {
     if (!ENV_NAME.test(key) || v === undefined) continue;
     const name = `${CTX_PREFIX}_${key.toUpperCase()}`;
-    const value = typeof v === 'string' ? v : JSON.stringify(v);
-    out.push({ key, name, value, bytes: envEntryBytes(name, value) });
+    const value = typeof v === 'string' ? v : jsonOf(v);
+    out.push({ key, name, value, bytes: frozenBytes(name, v, value) });
   }
   return out.sort((a, b) => a.bytes - b.bytes || (a.key < b.key ? -1 : 1));
+}
+
+// The identity keys are frozen and the same objects on every call until the
+// catalog changes (access-cache.ts); with thousands of tools, turning their
+// list into JSON and counting its bytes again for each run cost more than
+// the spawn. Frozen values cannot change, so their JSON is kept.
+const frozenJson = new WeakMap<object, string>();
+const frozenSizes = new WeakMap<object, Map<string, number>>();
+
+function jsonOf(v: unknown): string {
+  if (v === null || typeof v !== 'object' || !Object.isFrozen(v)) return JSON.stringify(v);
+  let json = frozenJson.get(v);
+  if (json === undefined) {
+    json = JSON.stringify(v);
+    frozenJson.set(v, json);
+  }
+  return json;
+}
+
+function frozenBytes(name: string, v: unknown, value: string): number {
+  if (v === null || typeof v !== 'object' || !Object.isFrozen(v)) return envEntryBytes(name, value);
+  let sizes = frozenSizes.get(v);
+  if (!sizes) frozenSizes.set(v, (sizes = new Map()));
+  let bytes = sizes.get(name);
+  if (bytes === undefined) sizes.set(name, (bytes = envEntryBytes(name, value)));
+  return bytes;
+}
+
+/** JSON.stringify(store), with the JSON of frozen values reused. */
+function storeJson(store: Record<string, unknown>): string {
+  const parts: string[] = [];
+  for (const [k, v] of Object.entries(store)) {
+    if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
+    parts.push(`${JSON.stringify(k)}:${jsonOf(v)}`);
+  }
+  return `{${parts.join(',')}}`;
 }
 
 function nameList(names: string[], max: number): string {

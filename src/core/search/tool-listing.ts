@@ -4,7 +4,7 @@ import type { ToolDef } from '../catalog/types';
 import { ok, type ToolCallResult } from '../tool-result';
 import { MAX_SEARCH_LIMIT, searchTools, type SearchOptions } from './tool-search';
 
-export function searchAnswer(tools: ToolDef[], query: string, opts: SearchOptions = {}): ToolCallResult {
+export function searchAnswer(tools: readonly ToolDef[], query: string, opts: SearchOptions = {}): ToolCallResult {
   const { hits, total } = searchTools(tools, query, opts);
   if (hits.length === 0) return ok(`No tools match '${query}'. describe_tools lists every tool you can run.`);
   const body = hits.map((h) => `[${h.score.toFixed(2)}]\n${formatSignature(h.tool)}`).join('\n\n');
@@ -12,7 +12,7 @@ export function searchAnswer(tools: ToolDef[], query: string, opts: SearchOption
   return ok(body + more);
 }
 
-export function describeAnswer(tools: ToolDef[], groups: string[] = []): ToolCallResult {
+export function describeAnswer(tools: readonly ToolDef[], groups: string[] = []): ToolCallResult {
   const wanted = tools.filter((t) => groups.every((g) => t.groups.includes(g)));
   if (wanted.length === 0) return ok(`No tools you can run${groups.length ? ` in groups ${groups.join(', ')}` : ''}.`);
   return ok(wanted.map((t) => `## ${t.key}\n${t.description}`.trimEnd()).join('\n\n'));

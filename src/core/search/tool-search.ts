@@ -10,7 +10,10 @@ export interface ToolHit {
 }
 
 interface IndexedSet {
+  /** A copy of the tools indexed (the array passed in may change later). */
   tools: readonly ToolDef[];
+  /** The array passed in, when frozen: the same array again is a hit without comparing. */
+  frozen?: readonly ToolDef[];
   index: MiniSearch<SearchDoc>;
 }
 
@@ -23,7 +26,8 @@ interface SearchDoc {
 }
 
 // Callers often pass a fresh array of the same tool objects (filtered per
-// user), so identity of the elements, not of the array, decides reuse.
+// user), so identity of the elements, not of the array, decides reuse; the
+// runtime passes the same frozen array for as long as the catalog stands.
 const MAX_CACHED = 16;
 const cache: IndexedSet[] = [];
 
@@ -55,7 +59,8 @@ function toDoc(tool: ToolDef, id: number): SearchDoc {
 }
 
 function indexFor(tools: readonly ToolDef[]): MiniSearch<SearchDoc> {
-  const hit = cache.findIndex((c) => c.tools === tools || sameTools(c.tools, tools));
+  let hit = cache.findIndex((c) => c.frozen === tools);
+  if (hit < 0) hit = cache.findIndex((c) => sameTools(c.tools, tools));
   if (hit >= 0) {
     const [entry] = cache.splice(hit, 1);
     if (entry) {
@@ -69,7 +74,7 @@ function indexFor(tools: readonly ToolDef[]): MiniSearch<SearchDoc> {
     processTerm,
   });
   index.addAll(tools.map(toDoc));
-  cache.unshift({ tools: [...tools], index });
+  cache.unshift({ tools: Object.isFrozen(tools) ? tools : [...tools], ...(Object.isFrozen(tools) ? { frozen: tools } : {}), index });
   if (cache.length > MAX_CACHED) cache.pop();
   return index;
 }

@@ -9,7 +9,7 @@ import type { Exposure } from '../../expose';
 
 export interface PromptSetting {
   /** Tools the caller may run, sorted by key. */
-  tools: ToolDef[];
+  tools: readonly ToolDef[];
   show: Exposure;
   /** Names of the session variables already set (identity keys excluded). */
   sessionVars: string[];
@@ -23,7 +23,7 @@ function callOf(tool: ToolDef, show: Exposure): string {
   return show.catalogTools ? execute : direct;
 }
 
-function groupsOf(tools: ToolDef[]): string {
+function groupsOf(tools: readonly ToolDef[]): string {
   const groups = [...new Set(tools.flatMap((t) => t.groups))].sort();
   return groups.length ? ` (groups: ${groups.join(', ')})` : '';
 }
