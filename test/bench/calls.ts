@@ -55,7 +55,7 @@ export const calls: BenchGroup = {
       startMcc({ tools: catalogs.paths.get(5000) as string }),
     ]);
     servers.push(...started);
-    const [echoServer, small, big] = started as [StartedServer, StartedServer, StartedServer];
+    const [echoServer, small, big] = started;
     await connectTo(ECHO, echoServer);
     await connectTo(FLOOR, echoServer);
     await connectTo(EXEC_4, small);

@@ -38,7 +38,7 @@ const FIXED = `  - name: noop
 export function catalogYaml(size: number): string {
   const lines = ['groups: [bench]', 'tools:', FIXED.trimEnd()];
   for (let i = 0; i < size - 3; i++) {
-    const [action, what] = ACTIONS[i % ACTIONS.length] as [string, string];
+    const [action, what] = ACTIONS[i % ACTIONS.length];
     const provider = `p${Math.floor(i / ACTIONS.length)}`;
     lines.push(
       `  - name: ${provider}_${action}`,

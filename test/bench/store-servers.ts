@@ -68,7 +68,7 @@ async function startMccWithBuckets(buckets: number): Promise<BenchServer> {
 }
 
 export interface StartedServer extends BenchServer {
-  stop(): Promise<unknown>;
+  stop: () => Promise<unknown>;
 }
 
 /**

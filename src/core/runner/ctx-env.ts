@@ -94,7 +94,7 @@ function jsonOf(v: unknown): string {
 function frozenBytes(name: string, v: unknown, value: string): number {
   if (v === null || typeof v !== 'object' || !Object.isFrozen(v)) return envEntryBytes(name, value);
   let sizes = frozenSizes.get(v);
-  if (!sizes) frozenSizes.set(v, (sizes = new Map()));
+  if (!sizes) frozenSizes.set(v, (sizes = new Map<string, number>()));
   let bytes = sizes.get(name);
   if (bytes === undefined) sizes.set(name, (bytes = envEntryBytes(name, value)));
   return bytes;
