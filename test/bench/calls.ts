@@ -13,6 +13,7 @@ import { startEcho, startMcc, callOk, mcpClient, type BenchServer, type StartedS
 const ECHO = 'echo (bare SDK server)';
 const FLOOR = 'floor: raw spawn of sh -c true + echo';
 const EXEC_4 = 'execute true (mcc serve, 4 tools)';
+const EXEC_PTY = 'execute true (mcc serve --pty, as the editor runs it)';
 const EXEC_5K = 'execute true (mcc serve, 5,000 tools)';
 const SEARCH_5K = 'search (mcc serve, 5,000 tools)';
 const QUERY = 'restart kubernetes deployment';
@@ -53,12 +54,14 @@ export const calls: BenchGroup = {
       startEcho(),
       startMcc({ tools: catalogs.paths.get(4) as string }),
       startMcc({ tools: catalogs.paths.get(5000) as string }),
+      startMcc({ tools: catalogs.paths.get(4) as string, args: ['--pty'] }),
     ]);
     servers.push(...started);
-    const [echoServer, small, big] = started;
+    const [echoServer, small, big, pty] = started;
     await connectTo(ECHO, echoServer);
     await connectTo(FLOOR, echoServer);
     await connectTo(EXEC_4, small);
+    await connectTo(EXEC_PTY, pty);
     await connectTo(EXEC_5K, big);
     await connectTo(SEARCH_5K, big);
   },
@@ -80,11 +83,13 @@ export const calls: BenchGroup = {
       },
     },
     { name: EXEC_4, calls: 300, warmup: 30, once: () => callOk(client(EXEC_4), 'execute', { key: 'bench.noop', params: {} }) },
+    { name: EXEC_PTY, calls: 300, warmup: 30, once: () => callOk(client(EXEC_PTY), 'execute', { key: 'bench.noop', params: {} }) },
     { name: EXEC_5K, calls: 300, warmup: 30, once: () => callOk(client(EXEC_5K), 'execute', { key: 'bench.noop', params: {} }) },
     { name: SEARCH_5K, calls: 300, warmup: 30, once: () => callOk(client(SEARCH_5K), 'search', { query: QUERY }) },
   ],
   ratios: [
     { a: EXEC_4, b: FLOOR, as: 'slower', target: { max: 1.3 } },
+    { a: EXEC_PTY, b: FLOOR, as: 'slower' },
     { a: EXEC_5K, b: EXEC_4, as: 'slower', target: { max: 1.1 } },
     { a: SEARCH_5K, b: ECHO, as: 'slower', by: 'p50', target: { max: 3 } },
   ],

@@ -28,6 +28,10 @@ interface PosNode {
   key?: string;
   /** Children in document order: for a mapping, key, value, key, value… */
   children: PosNode[];
+  /** Its path from the root, on the nodes of a shallow tree. */
+  path?: YamlPath;
+  /** True when it has children deeper than the tree was built (see SHALLOW_DEPTH). */
+  truncated?: boolean;
 }
 
 export interface FastYaml {
@@ -37,21 +41,49 @@ export interface FastYaml {
   root: PosNode | undefined;
 }
 
+/**
+ * How deep the tree of lines is built while parsing: the root mapping, its
+ * keys and values, and the entries of `tools`, whose lines every tool keeps.
+ * Lines deeper in an entry are only wanted for a diagnostic; the first such
+ * question parses the text again with the whole tree. Building it for every
+ * node cost more than the parse itself on a large catalog.
+ */
+const SHALLOW_DEPTH = 3;
+
 /** Parses `text` fast, or answers undefined when the careful path must decide. */
-export function parseYamlFast(text: string): FastYaml | undefined {
+export function parseYamlFast(text: string, maxDepth: number = SHALLOW_DEPTH): FastYaml | undefined {
   if ((text.match(ALIAS)?.length ?? 0) > MAX_ALIASES) return undefined;
+  const built = buildTree(text, maxDepth);
+  if (!built) return undefined;
+  const { data, root } = built;
+  let deep: PosNode | undefined | null = maxDepth === Infinity ? root : null;
+  // The whole tree, parsed again on the first question below the shallow one.
+  const deepRoot = (): PosNode | undefined => (deep === null ? (deep = buildTree(text, Infinity)?.root) : deep);
+  return { data, root, line: (path, from) => locate(from ?? root, path, deepRoot) };
+}
+
+function buildTree(text: string, maxDepth: number): { data: unknown; root: PosNode | undefined } | undefined {
   const lineAt = lineIndex(text);
-  const stack: PosNode[] = [{ line: 1, start: 0, children: [] }];
+  const stack: PosNode[] = [{ line: 1, start: 0, children: [], path: [] }];
+  // Depth of the node being read; nodes deeper than maxDepth get no PosNode.
+  let depth = 0;
   let data: unknown;
   try {
     data = load(text, {
       schema: SCHEMA,
       listener(event: 'open' | 'close', state: State) {
         if (event === 'open') {
+          depth++;
+          if (depth > maxDepth) {
+            (stack[stack.length - 1] as PosNode).truncated = true;
+            return;
+          }
           const start = contentStart(text, state.position);
           stack.push({ line: lineAt(start), start, children: [] });
           return;
         }
+        depth--;
+        if (depth + 1 > maxDepth) return;
         const node = stack.pop();
         if (!node) return;
         if (node.start >= state.position) node.line = undefined;
@@ -64,15 +96,36 @@ export function parseYamlFast(text: string): FastYaml | undefined {
     return undefined;
   }
   const root = stack[0]?.children[0];
-  return { data, root, line: (path, from) => locate(from ?? root, path) };
+  if (maxDepth !== Infinity) assignPaths(root, []);
+  return { data, root };
+}
+
+/** Each node of a shallow tree learns its path, so a deeper question can be asked of the whole tree. */
+function assignPaths(node: PosNode | undefined, path: YamlPath): void {
+  if (!node) return;
+  node.path = path;
+  const kids = node.children;
+  if (node.kind === 'mapping') {
+    for (let i = 0; i + 1 < kids.length; i += 2) {
+      const key = kids[i];
+      if (key?.key !== undefined) assignPaths(kids[i + 1], [...path, key.key]);
+    }
+  } else if (node.kind === 'sequence') {
+    kids.forEach((k, i) => assignPaths(k, [...path, i]));
+  }
 }
 
 /** Follows the path through mappings and sequences; a missing step keeps the last line found. */
-function locate(start: PosNode | undefined, path: YamlPath): number {
+function locate(start: PosNode | undefined, path: YamlPath, deepRoot: () => PosNode | undefined): number {
   let node = start;
   let best = node?.line ?? 1;
-  for (const seg of path) {
+  for (const [i, seg] of path.entries()) {
     if (!node) break;
+    if (node.truncated && node.path) {
+      // Below the shallow tree: the same question, from the root of the whole one.
+      const deep = deepRoot();
+      return deep ? locate(deep, [...node.path, ...path.slice(i)], () => deep) : best;
+    }
     const next = child(node, seg);
     if (!next) break;
     best = next.keyLine ?? best;

@@ -22,6 +22,40 @@ const internals = nunjucks as unknown as NunjucksInternals;
 
 /** Names the template reads from its context, each once, in order; [] when it does not parse. */
 export function templateVariables(template: string): string[] {
+  return simpleTemplateVariables(template) ?? parsedTemplateVariables(template);
+}
+
+// Most catalog templates are text with `{{ name }}` or `{{ name | filter }}`
+// in it (filters may take literal arguments). Their variables are read here
+// without nunjucks' parser, which cost more than the rest of loading a tool;
+// anything else (tags, comments, expressions, a name nunjucks reads as a
+// literal) is left to the parser. A test compares the two on every shape.
+const EXPR = /\{\{([^{}]*)\}\}/g;
+const LITERAL = String.raw`(?:"[^"\\]*"|'[^'\\]*'|-?\d+(?:\.\d+)?)`;
+const FILTER = String.raw`\|\s*[A-Za-z_]\w*\s*(?:\(\s*(?:${LITERAL}\s*(?:,\s*${LITERAL}\s*)*)?\))?\s*`;
+const SIMPLE = new RegExp(String.raw`^\s*([A-Za-z_]\w*)\s*(?:${FILTER})*$`);
+const NOT_NAMES = new Set(['true', 'false', 'True', 'False', 'none', 'None', 'null', 'loop', 'not', 'and', 'or', 'in', 'is', 'if', 'else']);
+
+/** The variables of a template of the simple shape, or undefined when the parser must decide. */
+export function simpleTemplateVariables(template: string): string[] | undefined {
+  const out: string[] = [];
+  let rest = '';
+  let last = 0;
+  for (const m of template.matchAll(EXPR)) {
+    rest += template.slice(last, m.index);
+    last = m.index + m[0].length;
+    const name = SIMPLE.exec(m[1] ?? '')?.[1];
+    if (name === undefined || NOT_NAMES.has(name)) return undefined;
+    if (!out.includes(name)) out.push(name);
+  }
+  rest += template.slice(last);
+  // Anything else that nunjucks would read as markup goes to the parser.
+  if (/\{\{|\}\}|\{%|%\}|\{#|#\}/.test(rest) || template.includes('{{{') || template.includes('}}}')) return undefined;
+  return out;
+}
+
+/** What nunjucks' parse tree says (the general case). */
+export function parsedTemplateVariables(template: string): string[] {
   let root: TemplateNode;
   try {
     root = internals.parser.parse(template);
