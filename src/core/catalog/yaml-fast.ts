@@ -75,7 +75,7 @@ function buildTree(text: string, maxDepth: number): { data: unknown; root: PosNo
         if (event === 'open') {
           depth++;
           if (depth > maxDepth) {
-            (stack[stack.length - 1] as PosNode).truncated = true;
+            (stack[stack.length - 1]).truncated = true;
             return;
           }
           const start = contentStart(text, state.position);
