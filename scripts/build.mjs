@@ -40,7 +40,7 @@ const common = {
 };
 
 const entries = [
-  { entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: `#!/usr/bin/env node\n${importMetaUrl}` } },
+  { entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', minify: true, keepNames: true, banner: { js: `#!/usr/bin/env node\n${importMetaUrl}` } },
 ];
 // The SQLite store's writer thread, loaded from beside dist/cli.js.
 if (existsSync('src/core/session/sqlite-writer.ts')) {

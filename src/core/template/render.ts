@@ -2,7 +2,7 @@
 // nunjucks, where an undefined variable is an error, never an empty string.
 import nunjucks from 'nunjucks';
 import { quoteFilterValue } from './quote';
-import { missingVariables } from './variables';
+import { missingVariables, simpleTemplate } from './variables';
 
 export class TemplateError extends Error {}
 
@@ -45,11 +45,30 @@ const UNDEFINED_MESSAGE = 'template uses a variable the call did not provide';
 
 /** Parses a template without rendering it; returns an error message or undefined. */
 export function checkTemplate(template: string): string | undefined {
+  // A template of the simple shape parses; only its filters can be wrong.
+  // Compiling it waits for its first call (compiling cost more than the
+  // rest of loading a tool).
+  const simple = simpleTemplate(template);
+  if (simple && simple.filters.every(hasFilter)) return undefined;
+  return compileProblem(template);
+}
+
+/** What compiling the template says: an error message, or undefined. */
+export function compileProblem(template: string): string | undefined {
   try {
     compile(template);
     return undefined;
   } catch (e) {
     return cleanNunjucksMessage(e);
+  }
+}
+
+function hasFilter(name: string): boolean {
+  try {
+    env.getFilter(name);
+    return true;
+  } catch {
+    return false;
   }
 }
 

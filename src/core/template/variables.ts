@@ -38,7 +38,15 @@ const NOT_NAMES = new Set(['true', 'false', 'True', 'False', 'none', 'None', 'nu
 
 /** The variables of a template of the simple shape, or undefined when the parser must decide. */
 export function simpleTemplateVariables(template: string): string[] | undefined {
+  return simpleTemplate(template)?.variables;
+}
+
+const FILTER_NAME = /\|\s*([A-Za-z_]\w*)/g;
+
+/** A template of the simple shape: its variables and the filters it uses; undefined for any other. */
+export function simpleTemplate(template: string): { variables: string[]; filters: string[] } | undefined {
   const out: string[] = [];
+  const filters = new Set<string>();
   let rest = '';
   let last = 0;
   for (const m of template.matchAll(EXPR)) {
@@ -47,11 +55,13 @@ export function simpleTemplateVariables(template: string): string[] | undefined 
     const name = SIMPLE.exec(m[1] ?? '')?.[1];
     if (name === undefined || NOT_NAMES.has(name)) return undefined;
     if (!out.includes(name)) out.push(name);
+    // Literal arguments hold no '|' outside quotes that matter here: a quoted '|' only adds a name to check.
+    for (const f of (m[1] ?? '').matchAll(FILTER_NAME)) filters.add(f[1] as string);
   }
   rest += template.slice(last);
   // Anything else that nunjucks would read as markup goes to the parser.
   if (/\{\{|\}\}|\{%|%\}|\{#|#\}/.test(rest) || template.includes('{{{') || template.includes('}}}')) return undefined;
-  return out;
+  return { variables: out, filters: [...filters] };
 }
 
 /** What nunjucks' parse tree says (the general case). */

@@ -4,8 +4,11 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { parsedTemplateVariables, simpleTemplateVariables, templateVariables } from '../../../src/core/template/variables';
+import { checkTemplate, compileProblem } from '../../../src/core/template/render';
 
 const PIECES = ['{{', '}}', ' ', 'a', 'b1', 'host', '|', 'quote', 'default', '(', ')', '"x"', "'y'", '"}}"', ',', '.', '{%', '%}', '{#', '#}', '{', '}', '-', '7', 'true', 'None', 'loop', 'in', 'echo ', '$HOME', '\\'];
+
+const FILTERS = ['quote', 'tojson', 'upper', 'no_such_filter', 'default("x")', 'replace("a", "|b")'];
 
 function seeded(seed: number): () => number {
   let x = seed;
@@ -44,11 +47,13 @@ describe('templateVariables fast path', () => {
       let t = '';
       for (let j = 0; j < n; j++) t += PIECES[Math.floor(rand() * PIECES.length)];
       // Half of them get a well-formed expression, so the fast path is exercised.
-      if (i % 2 === 0) t += `{{ ${['a', 'host', 'b1'][i % 3]}${rand() < 0.5 ? ' | quote' : ''} }}`;
+      if (i % 2 === 0) t += `{{ ${['a', 'host', 'b1'][i % 3]}${rand() < 0.5 ? ` | ${FILTERS[i % FILTERS.length]}` : ''} }}`;
       const fast = simpleTemplateVariables(t);
       if (fast === undefined) continue;
       fastAnswers++;
       assert.deepEqual(fast, parsedTemplateVariables(t), JSON.stringify(t));
+      // A simple template passes the check without compiling exactly when compiling it works.
+      assert.equal(checkTemplate(t) === undefined, compileProblem(t) === undefined, JSON.stringify(t));
     }
     assert.ok(fastAnswers > 2000, `only ${fastAnswers} templates took the fast path`);
   });
