@@ -5,10 +5,11 @@
 // until the connection closes.
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { DirectTools } from './direct-tools';
-import { registerPrompts } from './prompts/register-prompts';
-import { registerSessionResource } from './resources/session-resource';
+import { KEY_PROMPTS, PROMPT_NAMES, registerPrompts } from './prompts/register-prompts';
+import { answerCompletions } from './completions';
+import { registerSessionResource, SESSION_URI } from './resources/session-resource';
 import { ResourceSubscriptions } from './resources/subscriptions';
-import { registerToolResources } from './resources/tool-resources';
+import { registerToolResources, TOOL_URI_PREFIX } from './resources/tool-resources';
 import type { McpSessionContext } from './session-context';
 
 export function addAgentFeatures(server: McpServer, ctx: McpSessionContext, catalogTools: RegisteredTool[]): void {
@@ -16,6 +17,12 @@ export function addAgentFeatures(server: McpServer, ctx: McpSessionContext, cata
   const subscriptions = new ResourceSubscriptions(server, ctx);
   registerToolResources(server, ctx);
   registerSessionResource(server, ctx);
+  answerCompletions(server, ctx, {
+    prompts: PROMPT_NAMES,
+    keyPrompts: KEY_PROMPTS,
+    keyTemplates: new Set([`${TOOL_URI_PREFIX}{key}`]),
+    resources: new Set([SESSION_URI]),
+  });
   const direct = new DirectTools(server, ctx, catalogTools);
   direct.sync();
 

@@ -54,7 +54,7 @@ export class DirectTools {
       {
         title: tool.annotations?.title ?? key,
         description: describe(tool),
-        inputSchema: passThroughSchema(inputSchemaOf(tool)),
+        inputSchema: directSchemaOf(tool),
         annotations: { ...tool.annotations, title: tool.annotations?.title ?? key },
         _meta: { 'mcc/key': key },
       },
@@ -62,6 +62,15 @@ export class DirectTools {
       async (args, extra) => answerCatalogCall(this.server, this.ctx, key, args, extra, { structured: false }),
     );
   }
+}
+
+// One schema per tool of the catalog, shared by every MCP session that lists it.
+const directSchemas = new WeakMap<ToolDef, ReturnType<typeof passThroughSchema>>();
+
+function directSchemaOf(tool: ToolDef): ReturnType<typeof passThroughSchema> {
+  let schema = directSchemas.get(tool);
+  if (!schema) directSchemas.set(tool, (schema = passThroughSchema(inputSchemaOf(tool))));
+  return schema;
 }
 
 /** The description a client shows: the catalog's own, then the signature agents read in search. */

@@ -7,7 +7,6 @@ import { completable } from '@modelcontextprotocol/sdk/server/completable.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ErrorCode, McpError, type GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
 import { isReservedKey } from '../../identity';
-import { completeKeys } from '../completions';
 import { exposure } from '../../expose';
 import type { HandlerExtra, McpSessionContext } from '../session-context';
 import { debugErrorText, explainToolText, findAndRunText, type PromptSetting } from './prompt-text';
@@ -22,26 +21,39 @@ function userMessage(description: string, text: string): GetPromptResult {
   return { description, messages: [{ role: 'user', content: { type: 'text', text } }] };
 }
 
-export function registerPrompts(server: McpServer, ctx: McpSessionContext): void {
-  const keyArg = (what: string) =>
-    completable(z.string().describe(what), (value) => completeKeys(ctx, value));
+// Built once, though every MCP session registers the prompts: a zod schema
+// costs kilobytes. The `key` arguments are marked completable (so the SDK
+// declares completions) and completed per connection by answerCompletions
+// (completions.ts), which knows the caller.
+const keyArg = (what: string): z.ZodString => completable(z.string().describe(what), () => []);
+const ARGS = {
+  find_and_run: { task: z.string().describe('What to get done, in plain words, e.g. "count the TODOs in src"') },
+  explain_tool: { key: keyArg('The tool key, e.g. ops.grep (completes to the tools you may run)') },
+  debug_error: { key: keyArg('The key of the tool that failed, e.g. ops.grep'), error: z.string().describe('The error text the tool answered with') },
+};
+const ARG_OBJECTS = { find_and_run: z.object(ARGS.find_and_run), explain_tool: z.object(ARGS.explain_tool), debug_error: z.object(ARGS.debug_error) };
 
-  server.registerPrompt(
+/** The prompts, and those whose `key` argument completes to tool keys. */
+export const PROMPT_NAMES: ReadonlySet<string> = new Set(Object.keys(ARGS));
+export const KEY_PROMPTS: ReadonlySet<string> = new Set(['explain_tool', 'debug_error']);
+
+export function registerPrompts(server: McpServer, ctx: McpSessionContext): void {
+  const findAndRun = server.registerPrompt(
     'find_and_run',
     {
       title: 'Find a tool and run it',
       description: 'Finds the catalog tool for a task (search, describe_tools) and runs it (execute), using the session store for values later steps need.',
-      argsSchema: { task: z.string().describe('What to get done, in plain words, e.g. "count the TODOs in src"') },
+      argsSchema: ARGS.find_and_run,
     },
     async ({ task }, extra) => userMessage(`Find and run a tool for: ${task}`, findAndRunText(task, await setting(ctx, extra))),
   );
 
-  server.registerPrompt(
+  const explainTool = server.registerPrompt(
     'explain_tool',
     {
       title: 'Explain a catalog tool',
       description: 'Explains what a catalog tool does, its parameters (required or optional) and when to use it.',
-      argsSchema: { key: keyArg('The tool key, e.g. ops.grep (completes to the tools you may run)') },
+      argsSchema: ARGS.explain_tool,
     },
     async ({ key }, extra) => {
       const s = await setting(ctx, extra);
@@ -52,19 +64,21 @@ export function registerPrompts(server: McpServer, ctx: McpSessionContext): void
     },
   );
 
-  server.registerPrompt(
+  const debugError = server.registerPrompt(
     'debug_error',
     {
       title: 'Debug a tool error',
       description: 'Diagnoses an error a catalog tool answered with and suggests how to fix the call.',
-      argsSchema: {
-        key: keyArg('The key of the tool that failed, e.g. ops.grep'),
-        error: z.string().describe('The error text the tool answered with'),
-      },
+      argsSchema: ARGS.debug_error,
     },
     async ({ key, error }, extra) => {
       const s = await setting(ctx, extra);
       return userMessage(`Debug ${key}`, debugErrorText(key, error, s.tools.find((t) => t.key === key), s));
     },
   );
+  // The SDK built an object schema of each prompt's arguments for this
+  // connection; the shared one describes the same arguments.
+  findAndRun.argsSchema = ARG_OBJECTS.find_and_run;
+  explainTool.argsSchema = ARG_OBJECTS.explain_tool;
+  debugError.argsSchema = ARG_OBJECTS.debug_error;
 }

@@ -8,7 +8,6 @@ import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { directToolName } from '../../catalog/direct-names';
 import { formatSignature, returnType } from '../../catalog/signature';
 import type { ToolDef } from '../../catalog/types';
-import { completeKeys } from '../completions';
 import type { McpSessionContext } from '../session-context';
 import { inputSchemaOf } from '../tool-schema';
 import { resourceNotFound } from './not-found';
@@ -30,7 +29,6 @@ export function registerToolResources(server: McpServer, ctx: McpSessionContext)
         mimeType: 'text/markdown',
       })),
     }),
-    complete: { key: (value) => completeKeys(ctx, value) },
   });
   server.registerResource(
     'tool',

@@ -2,6 +2,9 @@ import { z } from 'zod';
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { toMcpResult, type McpSessionContext } from '../session-context';
 
+// Built once: a zod schema costs a few kilobytes, which every MCP session would repeat.
+const DESCRIBE_INPUT = z.object({ groups: z.array(z.string()).optional().describe('Only tools in all of these groups') });
+
 export function registerDescribeTools(server: McpServer, ctx: McpSessionContext): RegisteredTool {
   return server.registerTool(
     'describe_tools',
@@ -10,7 +13,7 @@ export function registerDescribeTools(server: McpServer, ctx: McpSessionContext)
       description:
         'Lists every catalog tool you may run, as "## key" and its description. With `groups`, only tools that are in all ' +
         'of the given groups. Use search for the full signatures.',
-      inputSchema: { groups: z.array(z.string()).optional().describe('Only tools in all of these groups') },
+      inputSchema: DESCRIBE_INPUT,
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
     async ({ groups }, extra) =>

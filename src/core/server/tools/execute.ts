@@ -12,6 +12,16 @@ export const RUN_OUTPUT_SHAPE = {
   truncated: z.boolean().describe('True when output past the cap was cut'),
 };
 
+// Built once: a zod schema costs a few kilobytes, which every MCP session would repeat.
+const EXECUTE_INPUT = z.object({
+  key: z.string().describe('Tool key, e.g. ops.grep'),
+  params: z
+    .union([z.object({}).passthrough(), z.string()])
+    .optional()
+    .describe('The tool\'s parameters as an object, e.g. {"pattern": "TODO"} (or a JSON string of one)'),
+});
+const RUN_OUTPUT = z.object(RUN_OUTPUT_SHAPE);
+
 export function registerExecute(server: McpServer, ctx: McpSessionContext): RegisteredTool {
   return server.registerTool(
     'execute',
@@ -22,14 +32,8 @@ export function registerExecute(server: McpServer, ctx: McpSessionContext): Regi
         'Parameters are checked first: unknown, missing or mistyped ones are an error naming the parameter. On success ' +
         'the answer is the tool\'s output; on failure it carries the return code, stdout and stderr. Send a progressToken ' +
         'to get progress notifications with the latest output while the tool runs.',
-      inputSchema: {
-        key: z.string().describe('Tool key, e.g. ops.grep'),
-        params: z
-          .union([z.object({}).passthrough(), z.string()])
-          .optional()
-          .describe('The tool\'s parameters as an object, e.g. {"pattern": "TODO"} (or a JSON string of one)'),
-      },
-      outputSchema: RUN_OUTPUT_SHAPE,
+      inputSchema: EXECUTE_INPUT,
+      outputSchema: RUN_OUTPUT,
       annotations: { readOnlyHint: false, openWorldHint: true },
     },
     // Asks the user for missing required params first when the client can show a form (elicitation.ts).

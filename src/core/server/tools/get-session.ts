@@ -2,6 +2,9 @@ import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { toMcpResult, type McpSessionContext } from '../session-context';
 
+// Built once: a zod schema costs a few kilobytes, which every MCP session would repeat.
+const GET_SESSION_INPUT = z.object({ name: z.string().describe('Variable name: lowercase letters, digits and _, not starting with a digit') });
+
 export function registerGetSession(server: McpServer, ctx: McpSessionContext): void {
   server.registerTool(
     'get_session',
@@ -11,7 +14,7 @@ export function registerGetSession(server: McpServer, ctx: McpSessionContext): v
         'Returns the session variable `name`, JSON-encoded so its type is unambiguous: a string comes back quoted ("10.0.0.5"), ' +
         'a number bare (1000), lists and objects as JSON, and an unset name as null. The reserved names user, email, groups ' +
         'and tools return the authenticated caller\'s identity (tools = the keys you may execute).',
-      inputSchema: { name: z.string().describe('Variable name: lowercase letters, digits and _, not starting with a digit') },
+      inputSchema: GET_SESSION_INPUT,
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
     async ({ name }, extra) =>

@@ -5,6 +5,12 @@ import { toMcpResult, type McpSessionContext } from '../session-context';
 // Every JSON type spelled out, so schema checkers see a typed value.
 const JSON_VALUE = z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(z.any()), z.object({}).passthrough()]);
 
+// Built once: a zod schema costs a few kilobytes, which every MCP session would repeat.
+const SET_SESSION_INPUT = z.object({
+  name: z.string().describe('Variable name: lowercase letters, digits and _, not starting with a digit'),
+  value: JSON_VALUE.describe('Any JSON value; stored with its type'),
+});
+
 export function registerSetSession(server: McpServer, ctx: McpSessionContext): void {
   server.registerTool(
     'set_session',
@@ -15,10 +21,7 @@ export function registerSetSession(server: McpServer, ctx: McpSessionContext): v
         'session. Every tool run afterwards in the session receives it (shell tools as $MCC_CTX_<NAME>, function tools in ' +
         'their context), so stash a target, a budget or a selected record once instead of passing it every time. ' +
         'name must match ^[a-z_][a-z0-9_]*$; user, email, groups and tools are read-only identity keys.',
-      inputSchema: {
-        name: z.string().describe('Variable name: lowercase letters, digits and _, not starting with a digit'),
-        value: JSON_VALUE.describe('Any JSON value; stored with its type'),
-      },
+      inputSchema: SET_SESSION_INPUT,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     // Only the name is audited: values may be secrets.
