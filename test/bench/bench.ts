@@ -9,10 +9,11 @@ import { fnTools } from './fn-tools';
 import { runBench, type BenchGroup } from './harness';
 import { storeConcurrency } from './store-concurrency';
 import { storeRoundTrip } from './store-roundtrip';
+import { startup } from './startup';
 import { storeWrites } from './store-writes';
 import { toolEnv } from './tool-env';
 
-export const GROUPS: BenchGroup[] = [calls, fnTools, toolEnv, storeRoundTrip, storeWrites, storeConcurrency];
+export const GROUPS: BenchGroup[] = [calls, startup, fnTools, toolEnv, storeRoundTrip, storeWrites, storeConcurrency];
 
 if (require.main === module) {
   runBench(GROUPS, process.env, { quick: process.argv.includes('--quick') }).catch((e: unknown) => {

@@ -43,8 +43,27 @@ export function simpleTemplateVariables(template: string): string[] | undefined 
 
 const FILTER_NAME = /\|\s*([A-Za-z_]\w*)/g;
 
+export interface SimpleTemplate {
+  variables: string[];
+  filters: string[];
+}
+
+// Loading a tool asks twice about the same template (its check, then its variables).
+const recent = new Map<string, SimpleTemplate | null>();
+const MAX_RECENT = 256;
+
 /** A template of the simple shape: its variables and the filters it uses; undefined for any other. */
-export function simpleTemplate(template: string): { variables: string[]; filters: string[] } | undefined {
+export function simpleTemplate(template: string): SimpleTemplate | undefined {
+  let known = recent.get(template);
+  if (known === undefined) {
+    known = readSimpleTemplate(template) ?? null;
+    if (recent.size >= MAX_RECENT) recent.delete(recent.keys().next().value as string);
+    recent.set(template, known);
+  }
+  return known === null ? undefined : { variables: [...known.variables], filters: [...known.filters] };
+}
+
+function readSimpleTemplate(template: string): SimpleTemplate | undefined {
   const out: string[] = [];
   const filters = new Set<string>();
   let rest = '';
