@@ -14,6 +14,8 @@ import type { Principal } from '../core/identity';
 import type { Runtime } from '../core/runtime';
 import type { SessionStoreApi } from '../core/session/types';
 
+import type { StartupTimes } from './startup-timing';
+
 export interface MccApi {
   readonly ready: Promise<void>;
   serverUrl(): string | undefined;
@@ -21,6 +23,8 @@ export interface MccApi {
   readonly owner: Principal;
   readonly store: SessionStoreApi | undefined;
   readonly runtime: Runtime | undefined;
+  /** How long activation took to listen and to be ready (startup-timing.ts). */
+  readonly startup: StartupTimes;
   reloadCatalog(): Promise<void>;
   sweep(): Promise<number>;
 }

@@ -20,13 +20,16 @@ import { ToolsTree } from './tools-tree';
 import { Trust } from './trust';
 import { ValueDocuments } from './value-documents';
 import { workspaceSessionKey } from './workspace-key';
+import { StartupTiming } from './startup-timing';
 
 let host: ServerHost | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<MccApi> {
+  const activatedAt = performance.now();
   const sub = (...d: vscode.Disposable[]): void => void context.subscriptions.push(...d);
   const log = vscode.window.createOutputChannel('MCC', { log: true });
   const logger = channelLogger(log);
+  const timing = new StartupTiming(logger, activatedAt);
   const settings = (): Settings => readSettings(vscode.workspace.getConfiguration('mcc'));
   const trust = new Trust();
   const sessionKey = await workspaceSessionKey(context.workspaceState);
@@ -56,6 +59,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<MccApi
   let loaded: Promise<void> | undefined;
   const loadCatalog = (): Promise<void> => (loaded = catalog.reload());
   sub(toDisposable(server.onDidChangeState((s) => {
+    if (s === 'running') timing.listening();
     if (s === 'running') loadCatalog().catch((e: unknown) => logger.error(`catalog load failed: ${String(e)}`));
   })));
   /** Starts or restarts the server; if that fails, the catalog still loads (its diagnostics show). */
@@ -69,6 +73,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<MccApi
     await loaded;
   };
   const ready = startWith(() => server.start());
+  void ready.then(() => timing.ready(), () => undefined);
   ready.catch((e: unknown) => {
     void vscode.window.showErrorMessage(`MCC: the MCP server failed to start: ${e instanceof Error ? e.message : String(e)}`, 'Show Logs').then((a) => {
       if (a) log.show();
@@ -127,6 +132,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<MccApi
     get runtime() {
       return server.runtime;
     },
+    startup: timing.times,
     reloadCatalog: () => catalog.reload(),
     sweep: async () => (await server.store?.sweep()) ?? 0,
   };

@@ -46,6 +46,7 @@ module.exports = {
       owner: a.owner,
       serverUrl: a.serverUrl(),
       tools: a.runtime ? [...a.runtime.getCatalog().tools.keys()] : null,
+      startup: a.startup,
     };
   },
   /** The owner's own bucket, straight from the store. */

@@ -1,0 +1,119 @@
+// Start-up and memory, each against the bare SDK server measured in the
+// same rounds:
+// - start to listening: process spawn to the URL line, `mcc serve` with 500
+//   tools (its default store) against the echo server;
+// - catalog loading of 5,000 tools on its own, in a fresh process (what a
+//   start pays) and warm (a reload in a running server);
+// - memory per abandoned MCP session: server RSS growth per session opened
+//   (initialize, tools/list) and never closed, as most clients leave them.
+import { spawn, execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { verdict, type BenchGroup, type Figure } from './harness';
+import { writeCatalogs } from './catalogs';
+import { mcpClient, startEcho, startMcc, TOKEN, type StartedServer } from './store-servers';
+import { CLI } from '../integration/serve-process';
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+
+/** ms from spawning `node <args>` to its first line on stdout (the URL). */
+function timeToListen(args: string[]): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const p = spawn(process.execPath, args, { env: { ...process.env, MCC_TOKEN: TOKEN }, stdio: ['ignore', 'pipe', 'ignore'] });
+    p.once('error', reject);
+    p.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code} before listening`)));
+    p.stdout.once('data', () => {
+      const ms = performance.now() - t0;
+      p.removeAllListeners('exit');
+      p.once('exit', () => resolve(ms));
+      p.kill('SIGKILL');
+    });
+  });
+}
+
+/** Catalog load of `file` in a fresh Node process, in ms, as the loader itself measures it. */
+function freshLoadMs(file: string): number {
+  const loader = join(__dirname, '..', '..', 'src', 'core', 'catalog', 'load.js');
+  const script = `const { loadCatalog } = require(${JSON.stringify(loader)});
+const t = performance.now();
+loadCatalog([${JSON.stringify(file)}]).then((c) => { if (c.tools.size < 5000) throw new Error('only ' + c.tools.size + ' tools'); console.log(performance.now() - t); });`;
+  return Number(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' }).trim());
+}
+
+async function warmLoadMs(file: string, times: number): Promise<number> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { loadCatalog } = require('../../src/core/catalog/load') as typeof import('../../src/core/catalog/load');
+  const ms: number[] = [];
+  for (let i = 0; i < times; i++) {
+    const t = performance.now();
+    await loadCatalog([file]);
+    ms.push(performance.now() - t);
+  }
+  return median(ms.slice(1));
+}
+
+const rssKiB = (pid: number): number => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN);
+
+/** RSS growth per MCP session opened (initialize + tools/list) and abandoned, in KiB. */
+async function perSessionKiB(server: StartedServer, sessions: number): Promise<number> {
+  const open = async (i: number): Promise<void> => {
+    const c = await mcpClient(server, `abandoned-${i}`);
+    await c.listTools();
+    // Never closed: no DELETE, as the Inspector, mcp-remote and the SDK's close() leave them.
+  };
+  for (let i = 0; i < 30; i++) await open(i);
+  const before = rssKiB(server.pid);
+  for (let i = 0; i < sessions; i++) await open(1000 + i);
+  await new Promise((r) => setTimeout(r, 500));
+  return (rssKiB(server.pid) - before) / sessions;
+}
+
+function quick(): boolean {
+  return process.argv.includes('--quick');
+}
+
+export const startup: BenchGroup = {
+  name: 'start-up and memory',
+  cases: [],
+  async figures(): Promise<Figure[]> {
+    const catalogs = writeCatalogs([500, 5000]);
+    try {
+      const rounds = quick() ? 4 : 10;
+      const echo: number[] = [];
+      const mcc: number[] = [];
+      const echoArgs = [join(__dirname, 'echo-server.js')];
+      const mccArgs = [process.env.BENCH_CLI ?? CLI, 'serve', '--tools', catalogs.paths.get(500) as string, '--store', 'memory:'];
+      for (let i = 0; i < rounds; i++) {
+        echo.push(await timeToListen(echoArgs));
+        mcc.push(await timeToListen(mccArgs));
+      }
+      const startRatio = median(mcc) / median(echo);
+      const big = catalogs.paths.get(5000) as string;
+      const fresh = median(Array.from({ length: quick() ? 3 : 5 }, () => freshLoadMs(big)));
+      const warm = await warmLoadMs(big, quick() ? 3 : 6);
+      const sessions = quick() ? 150 : 600;
+      const memory = await Promise.all([startEcho(), startMcc({ tools: catalogs.paths.get(500) as string, args: ['--mcp-sessions-per-user', '100000', '--mcp-sessions-max', '100000'] })]);
+      let echoKiB: number;
+      let mccKiB: number;
+      try {
+        echoKiB = await perSessionKiB(memory[0], sessions);
+        mccKiB = await perSessionKiB(memory[1], sessions);
+      } finally {
+        await Promise.allSettled(memory.map((s) => s.stop()));
+      }
+      return [
+        { name: 'start to listening, bare SDK server (median)', value: `${median(echo).toFixed(0)} ms`, number: median(echo) },
+        { name: 'start to listening, mcc serve with 500 tools (median)', value: `${median(mcc).toFixed(0)} ms`, number: median(mcc) },
+        { name: 'start to listening, mcc / bare SDK', value: `${startRatio.toFixed(2)}x`, number: startRatio, verdict: verdict(startRatio, { max: 1.2 }) },
+        { name: 'catalog load, 5,000 tools, fresh process (median)', value: `${fresh.toFixed(0)} ms`, number: fresh, verdict: verdict(fresh, { max: 250 }) },
+        { name: 'catalog load, 5,000 tools, warm (a reload; median)', value: `${warm.toFixed(0)} ms`, number: warm, verdict: verdict(warm, { max: 250 }) },
+        { name: `memory per abandoned MCP session, bare SDK server (${sessions} sessions)`, value: `${echoKiB.toFixed(1)} KiB`, number: echoKiB },
+        { name: `memory per abandoned MCP session, mcc serve (${sessions} sessions)`, value: `${mccKiB.toFixed(1)} KiB`, number: mccKiB },
+        { name: 'memory per abandoned MCP session, mcc / bare SDK', value: `${(mccKiB / echoKiB).toFixed(2)}x`, number: mccKiB / echoKiB, verdict: verdict(mccKiB / echoKiB, { max: 1.2 }) },
+      ];
+    } finally {
+      catalogs.cleanup();
+    }
+  },
+};
