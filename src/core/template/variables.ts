@@ -75,7 +75,7 @@ function readSimpleTemplate(template: string): SimpleTemplate | undefined {
     if (name === undefined || NOT_NAMES.has(name)) return undefined;
     if (!out.includes(name)) out.push(name);
     // Literal arguments hold no '|' outside quotes that matter here: a quoted '|' only adds a name to check.
-    for (const f of (m[1] ?? '').matchAll(FILTER_NAME)) filters.add(f[1] as string);
+    for (const f of (m[1] ?? '').matchAll(FILTER_NAME)) filters.add(f[1]);
   }
   rest += template.slice(last);
   // Anything else that nunjucks would read as markup goes to the parser.
