@@ -59,7 +59,7 @@ describe('MCC in a real VS Code (trusted workspace)', { timeout: 420_000 }, () =
     assert.deepEqual(info.tools.sort(), ['e2e.bump', 'e2e.show_ctx', 'e2e.slow']);
     // Start-up as the editor sees it, printed for the record (figures belong in the bench, not in asserts).
     assert.ok(info.startup.listeningMs >= 0 && info.startup.readyMs >= info.startup.listeningMs, JSON.stringify(info.startup));
-    console.log(`# start-up in the editor: activate to listening ${info.startup.listeningMs} ms, to ready (catalog loaded) ${info.startup.readyMs} ms`);
+    console.log(`start-up in the editor: activate to listening ${info.startup.listeningMs} ms, to ready (catalog loaded) ${info.startup.readyMs} ms`);
   }));
 
   test('(1) workbench.mcp.startServer starts our server and our tools appear in vscode.lm.tools', step('1-start', async () => {

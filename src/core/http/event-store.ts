@@ -4,7 +4,7 @@
 // `retry` hint). Bounded: a few hundred KiB per session, and the events of a
 // stream that got its answer are dropped a minute later (see prune).
 import type { EventId, EventStore, StreamId } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isJSONRPCErrorResponse, isJSONRPCResultResponse, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { systemClock, type Clock } from '../host';
 
 export interface EventStoreLimits {
@@ -45,7 +45,7 @@ export class BoundedEventStore implements EventStore {
     this.events.push(event);
     this.byId.set(event.id, event);
     this.bytes += event.bytes;
-    if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) this.answered.set(streamId, this.clock.now());
+    if (isResponse(message)) this.answered.set(streamId, this.clock.now());
     // The newest event always stays: it is the one a resuming client needs.
     while (this.events.length > 1 && (this.events.length > this.limits.maxEvents || this.bytes > this.limits.maxBytes)) this.dropOldest();
     return Promise.resolve(event.id);
@@ -97,4 +97,14 @@ export class BoundedEventStore implements EventStore {
     this.bytes -= e.bytes;
     if (!this.events.some((x) => x !== e && x.streamId === e.streamId)) this.answered.delete(e.streamId);
   }
+}
+
+/**
+ * A response (result or error) to a request, as opposed to a request or a
+ * notification. The SDK's own guards validate the whole message with zod,
+ * which costs an error object per failed branch on every event stored; the
+ * messages here were already validated, so their shape decides.
+ */
+function isResponse(message: JSONRPCMessage): boolean {
+  return 'id' in message && !('method' in message) && ('result' in message || 'error' in message);
 }
