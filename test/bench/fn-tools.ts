@@ -7,7 +7,7 @@ import type { FnTool } from '../../src/core/catalog/types';
 import { FnExecutor } from '../../src/core/fn/fn-executor';
 import { RunKit } from '../../src/core/runner/run-kit';
 import { nullEventSink, type CallContext, type ToolExecutor } from '../../src/core/runner/types';
-import type { BenchGroup } from './harness';
+import { verdict, type BenchGroup, type Figure } from './harness';
 
 const FIXTURES = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'fn');
 const STORE = { user: 'bench', email: '', groups: ['admin'], tools: [] as string[] };
@@ -66,6 +66,27 @@ export const fnTools: BenchGroup = {
     { a: 'fn js trivial (worker, through the run kit)', b: 'fn js trivial (worker)', as: 'slower' },
     { a: 'fn js trivial (cache_ttl hit)', b: 'fn js trivial (worker)', as: 'faster' },
   ],
+  // 8 callers at once on a warm pool of 2: calls wait for a warm process to
+  // free up instead of each starting an interpreter (python-pool.ts).
+  async figures(): Promise<Figure[]> {
+    const perSec = { sequential: 0, concurrent: 0 };
+    const quick = process.argv.includes('--quick');
+    const calls = quick ? 80 : 400;
+    for (let round = 0; round < 3; round++) {
+      let t = performance.now();
+      for (let i = 0; i < calls; i++) await runFn(pyTrivial);
+      perSec.sequential += calls / ((performance.now() - t) / 1000);
+      t = performance.now();
+      for (let i = 0; i < calls / 8; i++) await Promise.all(Array.from({ length: 8 }, () => runFn(pyTrivial)));
+      perSec.concurrent += calls / ((performance.now() - t) / 1000);
+    }
+    const ratio = perSec.concurrent / perSec.sequential;
+    return [
+      { name: 'fn python trivial, 1 caller', value: `${(perSec.sequential / 3).toFixed(0)} calls/s`, number: perSec.sequential / 3 },
+      { name: 'fn python trivial, 8 callers at once (2 warm processes)', value: `${(perSec.concurrent / 3).toFixed(0)} calls/s`, number: perSec.concurrent / 3 },
+      { name: 'fn python trivial, 8 callers / 1 caller', value: `${ratio.toFixed(2)}x`, number: ratio, verdict: verdict(ratio, { min: 1 }) },
+    ];
+  },
   teardown: async () => {
     await kit?.dispose?.();
     await fn?.dispose();

@@ -5,9 +5,11 @@
 // - catalog loading of 5,000 tools on its own, in a fresh process (what a
 //   start pays) and warm (a reload in a running server);
 // - memory per abandoned MCP session: server RSS growth per session opened
-//   (initialize, tools/list) and never closed, as most clients leave them.
+//   (initialize, tools/list) and never closed, as most clients leave them:
+//   the live heap after a full GC (what the sessions hold), and RSS.
 import { spawn, execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { verdict, type BenchGroup, type Figure } from './harness';
 import { writeCatalogs } from './catalogs';
@@ -55,18 +57,63 @@ async function warmLoadMs(file: string, times: number): Promise<number> {
 
 const rssKiB = (pid: number): number => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN);
 
-/** RSS growth per MCP session opened (initialize + tools/list) and abandoned, in KiB. */
-async function perSessionKiB(server: StartedServer, sessions: number): Promise<number> {
+/**
+ * The server's live heap after a full garbage collection, in KiB: a heap
+ * snapshot (SIGUSR2, --heapsnapshot-signal) collects first, and its nodes'
+ * sizes add up to what the process still holds.
+ */
+async function heapAfterGcKiB(pid: number, dir: string): Promise<number> {
+  const before = new Set(readdirSync(dir));
+  process.kill(pid, 'SIGUSR2');
+  for (let waited = 0; waited < 60_000; waited += 200) {
+    await new Promise((r) => setTimeout(r, 200));
+    const file = readdirSync(dir).find((f) => !before.has(f) && f.endsWith('.heapsnapshot'));
+    if (!file) continue;
+    try {
+      const snap = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { snapshot: { meta: { node_fields: string[] } }; nodes: number[] };
+      rmSync(join(dir, file));
+      const fields = snap.snapshot.meta.node_fields;
+      const at = fields.indexOf('self_size');
+      let bytes = 0;
+      for (let i = at; i < snap.nodes.length; i += fields.length) bytes += snap.nodes[i] ?? 0;
+      return bytes / 1024;
+    } catch {
+      // Still being written.
+    }
+  }
+  throw new Error(`no heap snapshot from ${pid}`);
+}
+
+interface SessionCost {
+  rss: number;
+  heap: number;
+}
+
+/** Growth per MCP session opened (initialize + tools/list) and abandoned, in KiB: RSS, and the heap after GC. */
+async function perSessionKiB(server: StartedServer, sessions: number, dir: string): Promise<SessionCost> {
   const open = async (i: number): Promise<void> => {
     const c = await mcpClient(server, `abandoned-${i}`);
     await c.listTools();
     // Never closed: no DELETE, as the Inspector, mcp-remote and the SDK's close() leave them.
   };
   for (let i = 0; i < 30; i++) await open(i);
+  const heapBefore = await heapAfterGcKiB(server.pid, dir);
   const before = rssKiB(server.pid);
   for (let i = 0; i < sessions; i++) await open(1000 + i);
   await new Promise((r) => setTimeout(r, 500));
-  return (rssKiB(server.pid) - before) / sessions;
+  const rss = (rssKiB(server.pid) - before) / sessions;
+  return { rss, heap: ((await heapAfterGcKiB(server.pid, dir)) - heapBefore) / sessions };
+}
+
+function memoryFigures(sessions: number, echo: SessionCost, mcc: SessionCost): Figure[] {
+  const heapRatio = mcc.heap / echo.heap;
+  return [
+    { name: `held per abandoned MCP session (heap after GC), bare SDK server (${sessions} sessions)`, value: `${echo.heap.toFixed(1)} KiB`, number: echo.heap },
+    { name: `held per abandoned MCP session (heap after GC), mcc serve, 500 tools`, value: `${mcc.heap.toFixed(1)} KiB`, number: mcc.heap },
+    { name: 'held per abandoned MCP session, mcc / bare SDK', value: `${heapRatio.toFixed(2)}x`, number: heapRatio, verdict: verdict(heapRatio, { max: 1.2 }) },
+    // RSS also counts garbage not yet collected, so it moves with GC timing.
+    { name: 'RSS growth per abandoned MCP session, bare SDK / mcc serve', value: `${echo.rss.toFixed(1)} / ${mcc.rss.toFixed(1)} KiB (${(mcc.rss / echo.rss).toFixed(2)}x)`, number: mcc.rss / echo.rss },
+  ];
 }
 
 function quick(): boolean {
@@ -79,7 +126,7 @@ export const startup: BenchGroup = {
   async figures(): Promise<Figure[]> {
     const catalogs = writeCatalogs([500, 5000]);
     try {
-      const rounds = quick() ? 4 : 10;
+      const rounds = quick() ? 3 : 10;
       const echo: number[] = [];
       const mcc: number[] = [];
       const echoArgs = [join(__dirname, 'echo-server.js')];
@@ -90,17 +137,21 @@ export const startup: BenchGroup = {
       }
       const startRatio = median(mcc) / median(echo);
       const big = catalogs.paths.get(5000) as string;
-      const fresh = median(Array.from({ length: quick() ? 3 : 5 }, () => freshLoadMs(big)));
+      const fresh = median(Array.from({ length: quick() ? 2 : 5 }, () => freshLoadMs(big)));
       const warm = await warmLoadMs(big, quick() ? 3 : 6);
-      const sessions = quick() ? 150 : 600;
-      const memory = await Promise.all([startEcho(), startMcc({ tools: catalogs.paths.get(500) as string, args: ['--mcp-sessions-per-user', '100000', '--mcp-sessions-max', '100000'] })]);
-      let echoKiB: number;
-      let mccKiB: number;
+      const sessions = quick() ? 100 : 600;
+      const snapshots = mkdtempSync(join(tmpdir(), 'mcc-bench-heap-'));
+      const env = { NODE_OPTIONS: `--heapsnapshot-signal=SIGUSR2 --diagnostic-dir=${snapshots}` };
+      const limits = ['--mcp-sessions-per-user', '100000', '--mcp-sessions-max', '100000'];
+      const memory = await Promise.all([startEcho(env), startMcc({ tools: catalogs.paths.get(500) as string, args: limits, env })]);
+      let echoKiB: SessionCost;
+      let mccKiB: SessionCost;
       try {
-        echoKiB = await perSessionKiB(memory[0], sessions);
-        mccKiB = await perSessionKiB(memory[1], sessions);
+        echoKiB = await perSessionKiB(memory[0], sessions, snapshots);
+        mccKiB = await perSessionKiB(memory[1], sessions, snapshots);
       } finally {
         await Promise.allSettled(memory.map((s) => s.stop()));
+        rmSync(snapshots, { recursive: true, force: true });
       }
       return [
         { name: 'start to listening, bare SDK server (median)', value: `${median(echo).toFixed(0)} ms`, number: median(echo) },
@@ -108,9 +159,7 @@ export const startup: BenchGroup = {
         { name: 'start to listening, mcc / bare SDK', value: `${startRatio.toFixed(2)}x`, number: startRatio, verdict: verdict(startRatio, { max: 1.2 }) },
         { name: 'catalog load, 5,000 tools, fresh process (median)', value: `${fresh.toFixed(0)} ms`, number: fresh, verdict: verdict(fresh, { max: 250 }) },
         { name: 'catalog load, 5,000 tools, warm (a reload; median)', value: `${warm.toFixed(0)} ms`, number: warm, verdict: verdict(warm, { max: 250 }) },
-        { name: `memory per abandoned MCP session, bare SDK server (${sessions} sessions)`, value: `${echoKiB.toFixed(1)} KiB`, number: echoKiB },
-        { name: `memory per abandoned MCP session, mcc serve (${sessions} sessions)`, value: `${mccKiB.toFixed(1)} KiB`, number: mccKiB },
-        { name: 'memory per abandoned MCP session, mcc / bare SDK', value: `${(mccKiB / echoKiB).toFixed(2)}x`, number: mccKiB / echoKiB, verdict: verdict(mccKiB / echoKiB, { max: 1.2 }) },
+        ...memoryFigures(sessions, echoKiB, mccKiB),
       ];
     } finally {
       catalogs.cleanup();

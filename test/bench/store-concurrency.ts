@@ -33,6 +33,7 @@ async function throughput(server: BenchServer, clients: number, round: number): 
 
 export const storeConcurrency: BenchGroup = {
   name: 'session store concurrency (set_session, default store, 10 buckets)',
+  slow: true,
   cases: [],
   figures: async (): Promise<Figure[]> => {
     const s = await acquireServers();

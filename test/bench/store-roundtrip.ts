@@ -63,6 +63,7 @@ async function serverCpu(): Promise<Map<string, number>> {
 
 export const storeRoundTrip: BenchGroup = {
   name: 'session store round trip',
+  slow: true,
   cases: pairs.map(([name, once]) => ({ name, calls: 500, warmup: 50, once })),
   ratios: [
     { a: SET_GET_10, b: ECHO, as: 'slower', target: { max: 1.15 } },

@@ -76,13 +76,13 @@ export interface StartedServer extends BenchServer {
  * default store under a new folder unless `args` names one), with the
  * bench's token; BENCH_CLI=<cli.js> runs another build.
  */
-export async function startMcc(o: { tools: string; args?: string[] }): Promise<StartedServer> {
+export async function startMcc(o: { tools: string; args?: string[]; env?: NodeJS.ProcessEnv }): Promise<StartedServer> {
   const args = o.args ?? [];
   const named = args.includes('--store') || args.includes('--state');
   const dir = named ? undefined : mkdtempSync(join(tmpdir(), 'mcc-bench-'));
   const h: ServeHandle = await startServe(
     ['--tools', o.tools, '--user', 'bench', ...(dir ? ['--state', join(dir, 'sessions.json')] : []), ...args],
-    { MCC_TOKEN: TOKEN, MCC_DEBUG: '' },
+    { MCC_TOKEN: TOKEN, MCC_DEBUG: '', ...o.env },
     process.env.BENCH_CLI ?? CLI,
   );
   h.proc.stderr?.removeAllListeners('data').resume();
@@ -97,8 +97,8 @@ export async function startMcc(o: { tools: string; args?: string[] }): Promise<S
 }
 
 /** The bare SDK echo server (echo-server.ts) as a process of its own. */
-export async function startEcho(): Promise<StartedServer> {
-  const proc: ChildProcess = spawn(process.execPath, [join(__dirname, 'echo-server.js')], { stdio: ['ignore', 'pipe', 'inherit'] });
+export async function startEcho(env: NodeJS.ProcessEnv = {}): Promise<StartedServer> {
+  const proc: ChildProcess = spawn(process.execPath, [join(__dirname, 'echo-server.js')], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
   const line = await new Promise<string>((resolve, reject) => {
     proc.stdout?.once('data', (d: Buffer) => resolve(d.toString()));
     proc.once('exit', (code) => reject(new Error(`echo server exited with ${code}`)));

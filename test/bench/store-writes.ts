@@ -19,6 +19,7 @@ function kib(bytes: number): string {
 
 export const storeWrites: BenchGroup = {
   name: 'session store writes (server /proc/<pid>/io, per call)',
+  slow: true,
   cases: [],
   figures: async (): Promise<Figure[]> => {
     const s = await acquireServers();

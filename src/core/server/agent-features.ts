@@ -4,6 +4,7 @@
 // of its own. Kept in step with the catalog, the expose mode and the store
 // until the connection closes.
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { ToolDef } from '../catalog/types';
 import { DirectTools } from './direct-tools';
 import { KEY_PROMPTS, PROMPT_NAMES, registerPrompts } from './prompts/register-prompts';
 import { answerCompletions } from './completions';
@@ -31,7 +32,7 @@ export function addAgentFeatures(server: McpServer, ctx: McpSessionContext, cata
     ctx.runtime.onDidChangeCatalog(() => {
       direct.sync();
       const now = accessibleKeys(ctx);
-      if (now !== listed) server.sendResourceListChanged();
+      if (!sameKeys(now, listed)) server.sendResourceListChanged();
       listed = now;
       subscriptions.catalogChanged();
     }),
@@ -45,6 +46,12 @@ export function addAgentFeatures(server: McpServer, ctx: McpSessionContext, cata
   };
 }
 
-function accessibleKeys(ctx: McpSessionContext): string {
-  return ctx.runtime.accessibleTools(ctx.principal).map((t) => t.key).join('\n');
+// The runtime hands out the same list until the catalog changes, so each
+// connection keeps a reference, not a copy of thousands of keys.
+function accessibleKeys(ctx: McpSessionContext): readonly ToolDef[] {
+  return ctx.runtime.accessibleTools(ctx.principal);
+}
+
+function sameKeys(a: readonly ToolDef[], b: readonly ToolDef[]): boolean {
+  return a === b || (a.length === b.length && a.every((t, i) => t.key === b[i]?.key));
 }
