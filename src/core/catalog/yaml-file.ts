@@ -5,7 +5,8 @@
 // error messages say precisely what is wrong and where.
 import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { Document, LineCounter, isAlias, isMap, isNode, isScalar, isSeq, parseDocument, type Node } from 'yaml';
+import type { Document, LineCounter, Node } from 'yaml';
+import { yamlLib } from '../lazy-libs';
 import type { CatalogDiagnostic } from './types';
 import { substituteEnv } from './substitute';
 import { isPlainObject } from './coerce';
@@ -45,13 +46,13 @@ class DocLocator implements Locator {
     let best = this.lineOfNode(node) ?? this.fallback;
     for (const seg of path) {
       let next: unknown;
-      if (isMap(node)) {
-        const pair = node.items.find((p) => isScalar(p.key) && String(p.key.value) === String(seg));
+      if (yamlLib().isMap(node)) {
+        const pair = node.items.find((p) => yamlLib().isScalar(p.key) && String(p.key.value) === String(seg));
         if (!pair) break;
         // A missing value (`key:` alone) has no node; the key still has a line.
         best = this.lineOfNode(pair.key) ?? best;
         next = pair.value;
-      } else if (isSeq(node) && typeof seg === 'number') {
+      } else if (yamlLib().isSeq(node) && typeof seg === 'number') {
         next = node.items[seg];
       } else {
         break;
@@ -63,11 +64,11 @@ class DocLocator implements Locator {
   }
 
   private deref(n: unknown): unknown {
-    return isAlias(n) ? n.resolve(this.doc) : n;
+    return yamlLib().isAlias(n) ? n.resolve(this.doc) : n;
   }
 
   private lineOfNode(n: unknown): number | undefined {
-    if (!isNode(n)) return undefined;
+    if (!yamlLib().isNode(n)) return undefined;
     const range = (n as Node).range;
     if (!range) return undefined;
     return this.lines.linePos(range[0]).line;
@@ -130,8 +131,8 @@ function entriesOf(fast: FastYaml): Array<FastYaml['root']> {
 
 /** The careful path on its own (tests compare the two). */
 export function parseCarefully(file: string, text: string, env: NodeJS.ProcessEnv): { raw?: RawFile; diagnostics: CatalogDiagnostic[] } {
-  const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, merge: true, prettyErrors: false });
+  const lines = new (yamlLib().LineCounter)();
+  const doc = yamlLib().parseDocument(text, { lineCounter: lines, merge: true, prettyErrors: false });
   if (doc.errors.length > 0) return { diagnostics: yamlErrors(file, text, doc, lines) };
   const diagnostics: CatalogDiagnostic[] = doc.warnings.map((w) => ({
     severity: 'warning',
@@ -147,8 +148,8 @@ export function parseCarefully(file: string, text: string, env: NodeJS.ProcessEn
     diagnostics.push({ severity: 'error', file, line: 1, message: `invalid YAML (file not loaded): ${(e as Error).message}` });
     return { diagnostics };
   }
-  const seqNode = isMap(doc.contents) ? doc.contents.get('tools', true) : undefined;
-  const entryAt = (i: number): Locator => new DocLocator(doc, lines, isSeq(seqNode) ? seqNode.items[i] : undefined, rootAt.line(['tools']));
+  const seqNode = yamlLib().isMap(doc.contents) ? doc.contents.get('tools', true) : undefined;
+  const entryAt = (i: number): Locator => new DocLocator(doc, lines, yamlLib().isSeq(seqNode) ? seqNode.items[i] : undefined, rootAt.line(['tools']));
   return assemble(file, data, env, diagnostics, rootAt, entryAt);
 }
 

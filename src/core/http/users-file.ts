@@ -1,6 +1,6 @@
 // The users file: extra principals and their tokens for other local clients.
 import { readFile } from 'node:fs/promises';
-import { parseDocument, LineCounter } from 'yaml';
+import { yamlLib } from '../lazy-libs';
 import type { Principal } from '../identity';
 import { referencedVariables, substituteEnv } from '../catalog/substitute';
 
@@ -39,6 +39,7 @@ export async function loadUsersFile(path: string, env: NodeJS.ProcessEnv = proce
 }
 
 export function parseUsers(text: string, path: string, env: NodeJS.ProcessEnv = process.env): UsersConfig {
+  const { LineCounter, parseDocument } = yamlLib();
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
   if (doc.errors.length > 0) {

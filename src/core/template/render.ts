@@ -1,25 +1,33 @@
 // Call-time templates for exec commands and transforms: Jinja-style via
 // nunjucks, where an undefined variable is an error, never an empty string.
-import nunjucks from 'nunjucks';
+import type nunjucks from 'nunjucks';
+import { nunjucksLib } from '../lazy-libs';
 import { quoteFilterValue } from './quote';
 import { missingVariables, simpleTemplate } from './variables';
 
 export class TemplateError extends Error {}
 
-const env = new nunjucks.Environment(null, { autoescape: false, throwOnUndefined: true, trimBlocks: false });
-env.addFilter('quote', (v: unknown) => {
-  if (v === undefined) throw new TemplateError('template quotes a variable the call did not provide');
-  return quoteFilterValue(v);
-});
-// `tojson`, as in Jinja, for passing structured params to a command.
-env.addFilter('tojson', (v: unknown) => JSON.stringify(v));
+let env: nunjucks.Environment | undefined;
+
+// Built on first use (nunjucks loads lazily, see lazy-libs.ts).
+function environment(): nunjucks.Environment {
+  if (env) return env;
+  const made = new (nunjucksLib().Environment)(null, { autoescape: false, throwOnUndefined: true, trimBlocks: false });
+  made.addFilter('quote', (v: unknown) => {
+    if (v === undefined) throw new TemplateError('template quotes a variable the call did not provide');
+    return quoteFilterValue(v);
+  });
+  // `tojson`, as in Jinja, for passing structured params to a command.
+  made.addFilter('tojson', (v: unknown) => JSON.stringify(v));
+  return (env = made);
+}
 
 const compiled = new Map<string, nunjucks.Template>();
 
 function compile(template: string): nunjucks.Template {
   let t = compiled.get(template);
   if (!t) {
-    t = new nunjucks.Template(template, env, undefined, true);
+    t = new (nunjucksLib().Template)(template, environment(), undefined, true);
     if (compiled.size > 500) compiled.clear();
     compiled.set(template, t);
   }
@@ -65,7 +73,7 @@ export function compileProblem(template: string): string | undefined {
 
 function hasFilter(name: string): boolean {
   try {
-    env.getFilter(name);
+    environment().getFilter(name);
     return true;
   } catch {
     return false;

@@ -1,7 +1,7 @@
 // The variables a call-time template reads, found in nunjucks' parse tree:
 // every name it looks up, less filter and function names and the names the
 // template binds itself (loop variables, {% set %}, macro arguments, `loop`).
-import nunjucks from 'nunjucks';
+import { nunjucksLib } from '../lazy-libs';
 
 /** The part of a nunjucks parse-tree node read here (its parser API is untyped). */
 interface TemplateNode {
@@ -18,7 +18,7 @@ interface NunjucksInternals {
   nodes: Record<'Symbol' | 'FunCall' | 'For' | 'Set' | 'Macro', unknown>;
 }
 
-const internals = nunjucks as unknown as NunjucksInternals;
+const internals = (): NunjucksInternals => nunjucksLib() as unknown as NunjucksInternals;
 
 /** Names the template reads from its context, each once, in order; [] when it does not parse. */
 export function templateVariables(template: string): string[] {
@@ -87,11 +87,11 @@ function readSimpleTemplate(template: string): SimpleTemplate | undefined {
 export function parsedTemplateVariables(template: string): string[] {
   let root: TemplateNode;
   try {
-    root = internals.parser.parse(template);
+    root = internals().parser.parse(template);
   } catch {
     return [];
   }
-  const { nodes } = internals;
+  const { nodes } = internals();
   const calls = new Set<TemplateNode>();
   for (const f of root.findAll(nodes.FunCall)) if (f.name && !Array.isArray(f.name)) calls.add(f.name);
   const bound = new Set<string>(['loop']);
