@@ -4,34 +4,16 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { FnTool } from '../../src/core/catalog/types';
+import { JS_DIR, jsTool, pyTool } from '../unit/fn/helpers';
 import { FnExecutor } from '../../src/core/fn/fn-executor';
 import { RunKit } from '../../src/core/runner/run-kit';
 import { nullEventSink, type CallContext, type ToolExecutor } from '../../src/core/runner/types';
 import { verdict, type BenchGroup, type Figure } from './harness';
 
-const FIXTURES = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'fn');
 const STORE = { user: 'bench', email: '', groups: ['admin'], tools: [] as string[] };
 
 function ctx(): CallContext {
   return { runId: randomUUID(), caller: { user: 'bench', sessionKey: 'bench' }, store: STORE, events: nullEventSink };
-}
-
-function fnTool(over: Partial<FnTool> & Pick<FnTool, 'language' | 'target' | 'takesContext'>): FnTool {
-  return {
-    kind: 'fn',
-    key: 'bench.trivial',
-    name: 'trivial',
-    description: '',
-    groups: ['bench'],
-    params: [],
-    env: {},
-    envPassthrough: false,
-    limits: {},
-    stdin: false,
-    source: { file: join(FIXTURES, 'bench.yaml'), line: 1 },
-    catalogDir: join(FIXTURES, 'py'),
-    ...over,
-  };
 }
 
 let fn: FnExecutor | undefined;
@@ -44,10 +26,10 @@ async function runFn(tool: FnTool, through: 'executor' | 'kit' = 'executor'): Pr
   if (r.code !== 0 || r.value !== 'pong') throw new Error(`${tool.target} failed (code ${r.code}): ${r.stderr}`);
 }
 
-const jsTrivial = fnTool({ language: 'js', target: './trivial.mjs:ping', modulePath: join(FIXTURES, 'js', 'trivial.mjs'), exportName: 'ping', takesContext: true });
-const pyTrivial = fnTool({ language: 'python', target: 'fnpkg.tools:trivial', python: 'python3', takesContext: false });
+const jsTrivial = jsTool('ping', {}, join(JS_DIR, 'trivial.mjs'));
+const pyTrivial = pyTool('fnpkg.tools:trivial');
 // A Unix limit keeps a tool off the warm processes: one interpreter per call.
-const pyOneShot = fnTool({ language: 'python', target: 'fnpkg.tools:trivial', python: 'python3', takesContext: false, limits: { nofile: 1024 } });
+const pyOneShot = pyTool('fnpkg.tools:trivial', { limits: { nofile: 1024 } });
 const jsCached = { ...jsTrivial, key: 'bench.cached', cacheTtl: 3600 };
 
 export const fnTools: BenchGroup = {

@@ -3,7 +3,7 @@
 // caller of 5,000 tools; and `exec true` on pipes with a usual and a full store.
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import type { ExecTool } from '../../src/core/catalog/types';
+import { execTool } from '../unit/catalog/tooldef';
 import { buildToolEnv, serverEnv } from '../../src/core/runner/env';
 import { ExecExecutor } from '../../src/core/runner/exec-executor';
 import { nullEventSink } from '../../src/core/runner/types';
@@ -16,21 +16,7 @@ for (let i = 0; i < 16; i++) FULL_STORE[`v${i}`] = 'x'.repeat(65000);
 const MANY_TOOLS_STORE = { ...STORE, tools: Array.from({ length: 5000 }, (_, i) => `group_${i % 50}.tool_${i}`) };
 const SERVER = serverEnv();
 
-const trueTool: ExecTool = {
-  kind: 'exec',
-  key: 'bench.true',
-  name: 'true',
-  description: '',
-  groups: ['bench'],
-  params: [],
-  env: {},
-  envPassthrough: false,
-  limits: {},
-  stdin: false,
-  source: { file: join(FIXTURES, 'bench.yaml'), line: 1 },
-  catalogDir: FIXTURES,
-  command: 'true',
-};
+const trueTool = execTool('true', [], { groups: ['bench'], source: { file: join(FIXTURES, 'bench.yaml'), line: 1 }, catalogDir: FIXTURES });
 
 let exec: ExecExecutor | undefined;
 
