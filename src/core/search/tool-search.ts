@@ -74,7 +74,8 @@ function indexFor(tools: readonly ToolDef[]): MiniSearch<SearchDoc> {
     processTerm,
   });
   index.addAll(tools.map(toDoc));
-  cache.unshift({ tools: Object.isFrozen(tools) ? tools : [...tools], ...(Object.isFrozen(tools) ? { frozen: tools } : {}), index });
+  const frozen = Object.isFrozen(tools);
+  cache.unshift({ tools: frozen ? tools : [...tools], ...(frozen ? { frozen: tools } : {}), index });
   if (cache.length > MAX_CACHED) cache.pop();
   return index;
 }

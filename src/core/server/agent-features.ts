@@ -7,31 +7,36 @@ import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server
 import type { ToolDef } from '../catalog/types';
 import { DirectTools } from './direct-tools';
 import { KEY_PROMPTS, PROMPT_NAMES, registerPrompts } from './prompts/register-prompts';
-import { answerCompletions } from './completions';
+import { answerCompletions, type Completable } from './completions';
 import { registerSessionResource, SESSION_URI } from './resources/session-resource';
 import { ResourceSubscriptions } from './resources/subscriptions';
 import { registerToolResources, TOOL_URI_PREFIX } from './resources/tool-resources';
 import type { McpSessionContext } from './session-context';
+
+// What completes, the same for every connection.
+const COMPLETABLE: Completable = {
+  prompts: PROMPT_NAMES,
+  keyPrompts: KEY_PROMPTS,
+  keyTemplates: new Set([`${TOOL_URI_PREFIX}{key}`]),
+  resources: new Set([SESSION_URI]),
+};
 
 export function addAgentFeatures(server: McpServer, ctx: McpSessionContext, catalogTools: RegisteredTool[]): void {
   registerPrompts(server, ctx);
   const subscriptions = new ResourceSubscriptions(server, ctx);
   registerToolResources(server, ctx);
   registerSessionResource(server, ctx);
-  answerCompletions(server, ctx, {
-    prompts: PROMPT_NAMES,
-    keyPrompts: KEY_PROMPTS,
-    keyTemplates: new Set([`${TOOL_URI_PREFIX}{key}`]),
-    resources: new Set([SESSION_URI]),
-  });
+  answerCompletions(server, ctx, COMPLETABLE);
   const direct = new DirectTools(server, ctx, catalogTools);
   direct.sync();
 
-  let listed = accessibleKeys(ctx);
+  // The runtime hands out the same list until the catalog changes, so each
+  // connection keeps a reference, not a copy of thousands of keys.
+  let listed = ctx.runtime.accessibleTools(ctx.principal);
   const listeners = [
     ctx.runtime.onDidChangeCatalog(() => {
       direct.sync();
-      const now = accessibleKeys(ctx);
+      const now = ctx.runtime.accessibleTools(ctx.principal);
       if (!sameKeys(now, listed)) server.sendResourceListChanged();
       listed = now;
       subscriptions.catalogChanged();
@@ -44,12 +49,6 @@ export function addAgentFeatures(server: McpServer, ctx: McpSessionContext, cata
     previous?.();
     for (const l of listeners) l.dispose();
   };
-}
-
-// The runtime hands out the same list until the catalog changes, so each
-// connection keeps a reference, not a copy of thousands of keys.
-function accessibleKeys(ctx: McpSessionContext): readonly ToolDef[] {
-  return ctx.runtime.accessibleTools(ctx.principal);
 }
 
 function sameKeys(a: readonly ToolDef[], b: readonly ToolDef[]): boolean {
