@@ -4,13 +4,19 @@
 // Files that mostly wait (a real 70 s run; see ALONGSIDE) run in a runner of
 // their own beside the main one, so they do not hold one of its two slots.
 // Their report follows the main one, then one line with the totals of both.
-import { readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 
 const ALONGSIDE = /long-run\.test\.js$/;
 
 const filters = process.argv.slice(2);
+// Every `mcc serve` the tests start keeps its caches (compiled code, parsed
+// catalogs) in a folder of this run's own: empty at the start, so the first
+// starts fill it and the later ones read it, and the user's cache untouched.
+const ownCache = process.env.MCC_CACHE_DIR === undefined;
+if (ownCache) process.env.MCC_CACHE_DIR = mkdtempSync(join(tmpdir(), 'mcc-test-cache-'));
 const files = readdirSync('out/test', { recursive: true })
   .map(String)
   .filter((f) => f.endsWith('.test.js'))
@@ -45,4 +51,5 @@ if (a && m) {
   process.stdout.write(`\n# tests run alongside: ${alongside.join(' ')}\n${a.report}`);
   process.stdout.write(`${a.pass + m.pass} passed, ${a.fail + m.fail} failed\n`);
 }
+if (ownCache) rmSync(process.env.MCC_CACHE_DIR, { recursive: true, force: true });
 process.exit(Math.max(a?.code ?? 0, m?.code ?? 0));

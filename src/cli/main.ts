@@ -9,9 +9,20 @@ import { CatalogSource } from '../core/catalog-source';
 import { startServing, type RunningServer } from '../core/serve/serve';
 import { formatAuditLine } from '../core/audit';
 import { catalogPathProblem } from '../core/catalog/path-glob';
+import { cacheDirFromEnv } from '../core/cache/cache-dir';
+import { DirParseCache } from '../core/cache/parse-cache';
+import { join } from 'node:path';
 
-async function serve(args: ServeArgs): Promise<void> {
+export interface CliHooks {
+  /** Called once the server is up, before it says where (bin.ts stores the code cache then). */
+  onReady?: () => void;
+  /** What the code cache gave this start (logged with MCC_DEBUG=1). */
+  codeCache?: string;
+}
+
+async function serve(args: ServeArgs, hooks: CliHooks): Promise<void> {
   const logger = stderrLogger(process.env.MCC_DEBUG === '1');
+  if (hooks.codeCache) logger.debug(`code cache: ${hooks.codeCache}`);
   for (const p of args.tools) {
     const problem = catalogPathProblem(p);
     if (problem) throw new UsageError(`--tools ${p}: ${problem}`);
@@ -51,7 +62,9 @@ async function serve(args: ServeArgs): Promise<void> {
         ? { kind: 'stdio', ...(args.sessionKey ? { sessionKey: args.sessionKey } : {}) }
         : { kind: 'http', host: args.host, port: args.port, sessions: args.mcpSessions, stateless: args.stateless },
       prepare: async ({ runtime, fnResolver }) => {
-        catalog = new CatalogSource(args.tools, { logger, fnResolver, onLoad: (c) => runtime.setCatalog(c) });
+        const cacheDir = cacheDirFromEnv();
+        const parseCache = cacheDir ? DirParseCache.open(join(cacheDir, 'catalogs')) : undefined;
+        catalog = new CatalogSource(args.tools, { logger, fnResolver, ...(parseCache ? { parseCache } : {}), onLoad: (c) => runtime.setCatalog(c) });
         await catalog.load();
         if (args.watch) catalog.watch();
       },
@@ -62,6 +75,7 @@ async function serve(args: ServeArgs): Promise<void> {
     if (e instanceof AuthConfigError) throw new UsageError(`${e.message} (--user, --users, $MCC_TOKEN)`);
     throw e;
   }
+  hooks.onReady?.();
   logger.info(`sessions in ${running.store.description}`);
   const tools = running.runtime.getCatalog().tools.size;
   if (running.http) {
@@ -91,7 +105,7 @@ async function serve(args: ServeArgs): Promise<void> {
   if (args.stdio) process.stdin.once('end', () => shutdown('stdin closed'));
 }
 
-async function main(argv: string[]): Promise<void> {
+async function main(argv: string[], hooks: CliHooks): Promise<void> {
   const [command, ...rest] = argv;
   if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
     process.stdout.write(`${USAGE}\n`);
@@ -102,11 +116,14 @@ async function main(argv: string[]): Promise<void> {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
-  await serve(parseServeArgs(rest));
+  await serve(parseServeArgs(rest), hooks);
 }
 
-main(process.argv.slice(2)).catch((e: unknown) => {
-  const usage = e instanceof UsageError;
-  process.stderr.write(`mcc: ${e instanceof Error ? e.message : String(e)}\n`);
-  process.exit(usage ? 2 : 1);
-});
+/** Runs `mcc <argv>`; a failure is printed and sets the exit code (2 for a usage error). */
+export function runCli(argv: string[], hooks: CliHooks = {}): void {
+  main(argv, hooks).catch((e: unknown) => {
+    const usage = e instanceof UsageError;
+    process.stderr.write(`mcc: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.exit(usage ? 2 : 1);
+  });
+}

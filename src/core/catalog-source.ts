@@ -8,11 +8,13 @@ import { globBase, isGlob } from './catalog/path-glob';
 import type { Catalog } from './catalog/types';
 import type { FnResolver } from './catalog/fn-resolver';
 import { type Logger, silentLogger } from './host';
+import type { ParseCache } from './cache/parse-cache';
 
 export interface CatalogSourceOptions {
   logger?: Logger;
   fnResolver?: FnResolver;
   env?: NodeJS.ProcessEnv;
+  parseCache?: ParseCache;
   onLoad: (catalog: Catalog) => void;
   debounceMs?: number;
 }
@@ -38,6 +40,7 @@ export class CatalogSource {
       const catalog = await loadCatalog(this.paths.map((p) => resolve(p)), {
         ...(this.opts.env ? { env: this.opts.env } : {}),
         ...(this.opts.fnResolver ? { fnResolver: this.opts.fnResolver } : {}),
+        ...(this.opts.parseCache ? { parseCache: this.opts.parseCache } : {}),
         logger: this.logger,
       });
       logCatalogDiagnostics(catalog, this.logger);

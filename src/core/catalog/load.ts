@@ -8,6 +8,7 @@ import type { FnResolver } from './fn-resolver';
 import type { Logger } from '../host';
 import { silentLogger } from '../host';
 import { readCatalogFile } from './yaml-file';
+import type { ParseCache } from '../cache/parse-cache';
 import { parseFileSettings } from './file-settings';
 import { parseTool } from './parse-tool';
 import { paramNameProblem, toolKey, toolNameProblem } from './names';
@@ -19,6 +20,8 @@ export interface LoadCatalogOptions {
   env?: NodeJS.ProcessEnv;
   fnResolver?: FnResolver;
   logger?: Logger;
+  /** Parsed files kept between starts (see cache/parse-cache.ts). */
+  parseCache?: ParseCache;
 }
 
 const YAML_EXT = new Set(['.yaml', '.yml']);
@@ -32,7 +35,7 @@ export async function loadCatalog(paths: string[], opts: LoadCatalogOptions = {}
   const parsed: ToolDef[] = [];
   const readFiles: string[] = [];
   for (const file of files) {
-    const { raw, read, diagnostics: fileDiags } = await readCatalogFile(file, env);
+    const { raw, read, diagnostics: fileDiags } = await readCatalogFile(file, env, opts.parseCache);
     diagnostics.push(...fileDiags);
     // Unparsable files are still listed, so a watcher reloads once they are fixed.
     if (read) readFiles.push(file);

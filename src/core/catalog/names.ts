@@ -23,6 +23,7 @@ export function paramNameProblem(name: string): string | undefined {
 
 /** Key = groups (public/admin first, order otherwise kept) joined by '.', then the name. */
 export function toolKey(groups: readonly string[], name: string): string {
+  if (!groups.includes('public') && !groups.includes('admin')) return groups.length === 0 ? name : `${groups.join('.')}.${name}`;
   const front = groups.filter((g) => g === 'public' || g === 'admin');
   const rest = groups.filter((g) => g !== 'public' && g !== 'admin');
   return [...front, ...rest, name].join('.');

@@ -1,5 +1,5 @@
 // One `tools:` entry -> a ToolDef (key filled in later by the loader).
-import type { CatalogDiagnostic, ExecTool, FnTool, Limits, ToolAnnotations, ToolDef } from './types';
+import type { CatalogDiagnostic, FnTool, Limits, ToolAnnotations, ToolBase, ToolDef } from './types';
 import { describeValue, isPlainObject } from './coerce';
 import { Reporter, readBool, readEnvMap, readPassthrough, readPositive, readString, readStringList, readText, resolvePath } from './fields';
 import { toolNameProblem } from './names';
@@ -128,36 +128,24 @@ export function parseTool(
 
   if (r.errors > 0 || !kind || name === undefined) return { diagnostics: r.diagnostics };
 
-  const base = {
-    key: '',
-    name,
-    description,
-    groups,
-    params,
-    env,
-    envPassthrough,
-    limits,
-    stdin,
-    source: { file, line: raw.line },
-    catalogDir: dir,
-    ...(example !== undefined ? { example } : {}),
-    ...(envFile !== undefined ? { envFile: resolvePath(dir, envFile) } : defaults.envFile ? { envFile: defaults.envFile } : {}),
-    ...(cwd !== undefined ? { cwd: resolvePath(dir, cwd) } : {}),
-    ...(cacheTtl ? { cacheTtl } : {}),
-    ...(transform !== undefined ? { transform } : {}),
-    ...(pty !== undefined ? { pty } : {}),
-    ...(returns !== undefined ? { returns } : {}),
-    ...(annotations ? { annotations } : {}),
-  };
-  if (command !== undefined) {
-    const tool: ExecTool = { ...base, kind: 'exec', command };
-    return { tool, diagnostics: r.diagnostics };
-  }
+  // Built field by field: spreading a dozen optional fields into a fresh
+  // object for each of thousands of tools was a visible part of a load.
+  const base: ToolBase = { key: '', name, description, groups, params, env, envPassthrough, limits, stdin, source: { file, line: raw.line }, catalogDir: dir };
+  const envFileAt = envFile !== undefined ? resolvePath(dir, envFile) : defaults.envFile;
+  if (example !== undefined) base.example = example;
+  if (envFileAt) base.envFile = envFileAt;
+  if (cwd !== undefined) base.cwd = resolvePath(dir, cwd);
+  if (cacheTtl) base.cacheTtl = cacheTtl;
+  if (transform !== undefined) base.transform = transform;
+  if (pty !== undefined) base.pty = pty;
+  if (returns !== undefined) base.returns = returns;
+  if (annotations) base.annotations = annotations;
+  if (command !== undefined) return { tool: Object.assign(base, { kind: 'exec' as const, command }), diagnostics: r.diagnostics };
   if (typeof fnTarget !== 'object' || body === undefined) return { diagnostics: r.diagnostics };
   const tool: FnTool =
     fnTarget.language === 'js'
-      ? { ...base, kind: 'fn', language: 'js', target: body, modulePath: resolvePath(dir, fnTarget.modulePath), exportName: fnTarget.exportName, takesContext: true, paramsDeclared }
-      : { ...base, kind: 'fn', language: 'python', target: body, python: python ?? 'python3', takesContext: false, paramsDeclared };
+      ? Object.assign(base, { kind: 'fn' as const, language: 'js' as const, target: body, modulePath: resolvePath(dir, fnTarget.modulePath), exportName: fnTarget.exportName, takesContext: true, paramsDeclared })
+      : Object.assign(base, { kind: 'fn' as const, language: 'python' as const, target: body, python: python ?? 'python3', takesContext: false, paramsDeclared });
   return { tool, diagnostics: r.diagnostics };
 }
 

@@ -3,7 +3,7 @@
 // recursively where it says `**`.
 import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve, sep } from 'node:path';
-import { globSync } from 'tinyglobby';
+import { globLib } from '../lazy-libs';
 
 const MAGIC = /[*?[\]{}]/;
 const YAML_FILE = /\.ya?ml$/i;
@@ -31,7 +31,7 @@ export function expandGlob(pattern: string): string[] {
   const abs = isAbsolute(pattern) ? pattern : resolve(pattern);
   const base = globBase(abs);
   const rest = abs.slice(base.length).replace(/^[/\\]+/, '');
-  const found = globSync(rest.split(sep).join('/'), { cwd: base, absolute: true, onlyFiles: true, followSymbolicLinks: true });
+  const found = globLib().globSync(rest.split(sep).join('/'), { cwd: base, absolute: true, onlyFiles: true, followSymbolicLinks: true });
   return found.filter((f) => YAML_FILE.test(f)).map((f) => join(f)).sort();
 }
 

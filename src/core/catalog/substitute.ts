@@ -40,14 +40,32 @@ export function substituteString(text: string, env: NodeJS.ProcessEnv = process.
   return out + substitutePlain(text.slice(last), env);
 }
 
-/** Substitutes in every string value of a parsed YAML/JSON tree (keys untouched); returns a new tree. */
+/**
+ * Substitutes in every string value of a parsed YAML/JSON tree (keys
+ * untouched). Nothing is changed in place: a mapping or list with a
+ * substitution below it is copied, and the rest is shared (most of a
+ * catalog has no `$`, and copying it all was a tenth of its load).
+ */
 export function substituteEnv(value: unknown, env: NodeJS.ProcessEnv = process.env): unknown {
   if (typeof value === 'string') return substituteString(value, env);
-  if (Array.isArray(value)) return value.map((v) => substituteEnv(v, env));
+  if (Array.isArray(value)) {
+    let out: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const v: unknown = value[i];
+      const s = substituteEnv(v, env);
+      if (s !== v) (out ??= value.slice())[i] = s;
+    }
+    return out ?? value;
+  }
   if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = substituteEnv(v, env);
-    return out;
+    const record = value as Record<string, unknown>;
+    let out: Record<string, unknown> | undefined;
+    for (const k of Object.keys(record)) {
+      const v = record[k];
+      const s = substituteEnv(v, env);
+      if (s !== v) (out ??= { ...record })[k] = s;
+    }
+    return out ?? value;
   }
   return value;
 }

@@ -41,7 +41,7 @@ export interface ToolAnnotations {
   openWorldHint?: boolean;
 }
 
-interface ToolBase {
+export interface ToolBase {
   /** groups joined by '.', public/admin first, then name. */
   key: string;
   name: string;

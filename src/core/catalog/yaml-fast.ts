@@ -5,25 +5,29 @@
 // document with many aliases) goes the careful way (yaml-file.ts), which has
 // the precise error messages; both read the YAML 1.2 core schema with merge
 // keys, so a file that both accept gives the same data.
-import * as jsyaml from 'js-yaml';
-import { CORE_SCHEMA, load, type State, type Type } from 'js-yaml';
+import type { Schema, State, Type } from 'js-yaml';
+import { jsYamlLib } from '../lazy-libs';
 
 export type YamlPath = ReadonlyArray<string | number>;
 
-// js-yaml exports its merge-key type at runtime; its type declarations omit it.
-const MERGE = (jsyaml as unknown as { types: { merge: Type } }).types.merge;
-const SCHEMA = CORE_SCHEMA.extend({ implicit: [MERGE] });
+let schema: Schema | undefined;
+function coreWithMerge(): Schema {
+  const lib = jsYamlLib();
+  // js-yaml exports its merge-key type at runtime; its type declarations omit it.
+  const merge = (lib as unknown as { types: { merge: Type } }).types.merge;
+  return (schema ??= lib.CORE_SCHEMA.extend({ implicit: [merge] }));
+}
 // A document built on many aliases (a "billion laughs") is left to the careful
 // path, which caps how far aliases may expand.
 const MAX_ALIASES = 50;
 const ALIAS = /(?:^|[\s,[{:-])\*[^\s,\]}]/g;
 
 /** Where a node starts, and its children by key (mapping) or index (sequence). */
-interface PosNode {
+export interface PosNode {
   /** Undefined for an empty value (`key:` alone), which, as in the careful path, has no line of its own. */
   line: number | undefined;
-  /** Where its content starts (internal, while parsing). */
-  start: number;
+  /** Where its content starts (internal, while parsing; not kept by the parse cache). */
+  start?: number;
   kind?: string;
   key?: string;
   /** Children in document order: for a mapping, key, value, key, value… */
@@ -55,8 +59,12 @@ export function parseYamlFast(text: string, maxDepth: number = SHALLOW_DEPTH): F
   if ((text.match(ALIAS)?.length ?? 0) > MAX_ALIASES) return undefined;
   const built = buildTree(text, maxDepth);
   if (!built) return undefined;
-  const { data, root } = built;
-  let deep: PosNode | undefined | null = maxDepth === Infinity ? root : null;
+  return fastYamlOf(text, built.data, built.root, maxDepth === Infinity);
+}
+
+/** A FastYaml over data and a tree of lines read from `text` (now, or by an earlier start). */
+export function fastYamlOf(text: string, data: unknown, root: PosNode | undefined, whole = false): FastYaml {
+  let deep: PosNode | undefined | null = whole ? root : null;
   // The whole tree, parsed again on the first question below the shallow one.
   const deepRoot = (): PosNode | undefined => (deep === null ? (deep = buildTree(text, Infinity)?.root) : deep);
   return { data, root, line: (path, from) => locate(from ?? root, path, deepRoot) };
@@ -69,8 +77,8 @@ function buildTree(text: string, maxDepth: number): { data: unknown; root: PosNo
   let depth = 0;
   let data: unknown;
   try {
-    data = load(text, {
-      schema: SCHEMA,
+    data = jsYamlLib().load(text, {
+      schema: coreWithMerge(),
       listener(event: 'open' | 'close', state: State) {
         if (event === 'open') {
           depth++;
@@ -86,7 +94,7 @@ function buildTree(text: string, maxDepth: number): { data: unknown; root: PosNo
         if (depth + 1 > maxDepth) return;
         const node = stack.pop();
         if (!node) return;
-        if (node.start >= state.position) node.line = undefined;
+        if ((node.start ?? 0) >= state.position) node.line = undefined;
         node.kind = state.kind ?? undefined;
         if (node.kind === 'scalar' && typeof state.result === 'string') node.key = state.result;
         stack[stack.length - 1]?.children.push(node);

@@ -10,7 +10,9 @@ import { yamlLib } from '../lazy-libs';
 import type { CatalogDiagnostic } from './types';
 import { substituteEnv } from './substitute';
 import { isPlainObject } from './coerce';
-import { parseYamlFast, type FastYaml, type YamlPath } from './yaml-fast';
+import { type FastYaml, type YamlPath } from './yaml-fast';
+import { parseYamlCached } from './yaml-cached';
+import type { ParseCache } from '../cache/parse-cache';
 
 export type { YamlPath } from './yaml-fast';
 
@@ -95,6 +97,7 @@ export interface RawFile {
 export async function readCatalogFile(
   file: string,
   env: NodeJS.ProcessEnv,
+  cache?: ParseCache,
 ): Promise<{ raw?: RawFile; read: boolean; diagnostics: CatalogDiagnostic[] }> {
   let text: string;
   try {
@@ -103,15 +106,16 @@ export async function readCatalogFile(
     const reason = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message;
     return { read: false, diagnostics: [{ severity: 'error', file, line: 1, message: `cannot read catalog file: ${reason}` }] };
   }
-  return { ...parseCatalogText(file, text, env), read: true };
+  return { ...parseCatalogText(file, text, env, cache), read: true };
 }
 
 export function parseCatalogText(
   file: string,
   text: string,
   env: NodeJS.ProcessEnv,
+  cache?: ParseCache,
 ): { raw?: RawFile; diagnostics: CatalogDiagnostic[] } {
-  const fast = parseYamlFast(text);
+  const fast = parseYamlCached(text, cache);
   if (!fast) return parseCarefully(file, text, env);
   const rootAt = new FastLocator(fast, fast.root, 1);
   const toolsAt = rootAt.line(['tools']);

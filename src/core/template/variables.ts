@@ -38,17 +38,28 @@ const NOT_NAMES = new Set(['true', 'false', 'True', 'False', 'none', 'None', 'nu
 
 /** The variables of a template of the simple shape, or undefined when the parser must decide. */
 export function simpleTemplateVariables(template: string): string[] | undefined {
-  return simpleTemplate(template)?.variables;
+  const simple = simpleTemplate(template);
+  return simple ? [...simple.variables] : undefined;
 }
 
 const FILTER_NAME = /\|\s*([A-Za-z_]\w*)/g;
 
-export interface SimpleTemplate {
-  variables: string[];
-  filters: string[];
+/** One `{{ name | filter | ... }}` of a simple template. */
+export interface SimpleOutput {
+  readonly name: string;
+  readonly filters: readonly string[];
 }
 
-// Loading a tool asks twice about the same template (its check, then its variables).
+export interface SimpleTemplate {
+  readonly variables: readonly string[];
+  /** Every filter it uses, each once. */
+  readonly filters: readonly string[];
+  /** Its outputs in order, with their filters (the unquoted-output lint reads these). */
+  readonly outputs: readonly SimpleOutput[];
+}
+
+// Loading a tool asks three times about the same template (its check, its
+// variables, its unquoted outputs); the answers are frozen and shared.
 const recent = new Map<string, SimpleTemplate | null>();
 const MAX_RECENT = 256;
 
@@ -60,12 +71,13 @@ export function simpleTemplate(template: string): SimpleTemplate | undefined {
     if (recent.size >= MAX_RECENT) recent.delete(recent.keys().next().value as string);
     recent.set(template, known);
   }
-  return known === null ? undefined : { variables: [...known.variables], filters: [...known.filters] };
+  return known ?? undefined;
 }
 
 function readSimpleTemplate(template: string): SimpleTemplate | undefined {
   const out: string[] = [];
   const filters = new Set<string>();
+  const outputs: SimpleOutput[] = [];
   let rest = '';
   let last = 0;
   for (const m of template.matchAll(EXPR)) {
@@ -75,12 +87,14 @@ function readSimpleTemplate(template: string): SimpleTemplate | undefined {
     if (name === undefined || NOT_NAMES.has(name)) return undefined;
     if (!out.includes(name)) out.push(name);
     // Literal arguments hold no '|' outside quotes that matter here: a quoted '|' only adds a name to check.
-    for (const f of (m[1] ?? '').matchAll(FILTER_NAME)) filters.add(f[1]);
+    const own = Array.from((m[1] ?? '').matchAll(FILTER_NAME), (f) => f[1]);
+    for (const f of own) filters.add(f);
+    outputs.push(Object.freeze({ name, filters: Object.freeze(own) }));
   }
   rest += template.slice(last);
   // Anything else that nunjucks would read as markup goes to the parser.
   if (/\{\{|\}\}|\{%|%\}|\{#|#\}/.test(rest) || template.includes('{{{') || template.includes('}}}')) return undefined;
-  return { variables: out, filters: [...filters] };
+  return Object.freeze({ variables: Object.freeze(out), filters: Object.freeze([...filters]), outputs: Object.freeze(outputs) });
 }
 
 /** What nunjucks' parse tree says (the general case). */

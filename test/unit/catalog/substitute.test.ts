@@ -26,3 +26,18 @@ void test('every string value of a tree, keys and other types untouched, input n
   assert.deepEqual(substituteEnv(input, env), { $A: ['alpha', 1, true, null, { k: 'beta' }], n: 3 });
   assert.equal(input.$A[0], '$A');
 });
+
+void test('what has nothing to substitute is shared, not copied; a changed branch is a copy', () => {
+  const same = { tools: [{ name: 'a', env: { X: '1' } }], n: 1 };
+  assert.equal(substituteEnv(same, env), same);
+  const shared = { K: '$A' };
+  const plain = { name: 'p' };
+  const input = { one: shared, two: shared, plain, list: [plain, '$B_2'] };
+  const out = substituteEnv(input, env) as typeof input;
+  assert.deepEqual(out, { one: { K: 'alpha' }, two: { K: 'alpha' }, plain: { name: 'p' }, list: [{ name: 'p' }, 'beta'] });
+  assert.notEqual(out, input);
+  assert.notEqual(out.one, shared);
+  assert.equal(out.plain, plain);
+  assert.equal(out.list[0], plain);
+  assert.deepEqual(shared, { K: '$A' }, 'an aliased mapping is substituted once per use, never in place');
+});

@@ -9,6 +9,23 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseCarefully, parseCatalogText } from '../../../src/core/catalog/yaml-file';
 import { parseYamlFast } from '../../../src/core/catalog/yaml-fast';
+import type { ParseCache } from '../../../src/core/cache/parse-cache';
+
+/** A parse cache in memory that counts what it is asked. */
+class CountingCache implements ParseCache {
+  readonly entries = new Map<string, string>();
+  hits = 0;
+  sets = 0;
+  get(key: string): string | undefined {
+    const v = this.entries.get(key);
+    if (v !== undefined) this.hits++;
+    return v;
+  }
+  set(key: string, value: string): void {
+    this.sets++;
+    this.entries.set(key, value);
+  }
+}
 
 const root = join(__dirname, '..', '..', '..', '..');
 
@@ -31,8 +48,8 @@ function paths(value: unknown, prefix: Array<string | number> = []): Array<Array
   return out;
 }
 
-function assertSame(file: string, text: string): void {
-  const fast = parseCatalogText(file, text, {});
+function assertSame(file: string, text: string, cache?: ParseCache): void {
+  const fast = parseCatalogText(file, text, {}, cache);
   const careful = parseCarefully(file, text, {});
   assert.deepEqual(fast.diagnostics, careful.diagnostics, `${file}: diagnostics`);
   assert.equal(Boolean(fast.raw), Boolean(careful.raw));
@@ -106,5 +123,47 @@ describe('the fast catalog reader agrees with the careful one', () => {
     assert.deepEqual(parseCatalogText('dup.yaml', dup, {}), parseCarefully('dup.yaml', dup, {}));
     const laughs = ['x-a: &a [1, 2]', ...Array.from({ length: 60 }, (_, i) => `x-${i}: [*a, *a]`), 'tools: []'].join('\n');
     assert.equal(parseYamlFast(laughs), undefined, 'many aliases: the careful path caps their expansion');
+  });
+});
+
+describe('a file read back from the parse cache is the same as read by the careful reader', () => {
+  const files = yamlFiles(root).filter((f) => !f.includes(`${join('out', '')}`) && !f.includes('dist'));
+  const cases: Array<[string, string]> = [...files.map((f): [string, string] => [f, readFileSync(f, 'utf8')]), ...Object.entries(SHAPES).map(([n, t]): [string, string] => [`${n}.yaml`, t])];
+  for (const [file, text] of cases) {
+    test(file.startsWith(root) ? file.slice(root.length + 1) : `shape: ${file}`, () => {
+      const cache = new CountingCache();
+      assertSame(file, text, cache);
+      const stored = cache.sets;
+      assert.ok(stored <= 1);
+      // The second read is restored from what the first stored: data, lines and deep lines alike.
+      assertSame(file, text, cache);
+      assert.equal(cache.sets, stored, 'nothing stored twice');
+      assert.equal(cache.hits, stored, 'a stored file is read back');
+    });
+  }
+
+  test('values JSON cannot carry are not stored; a damaged entry is a miss', () => {
+    const special = 'tools:\n  - name: a\n    exec: x\n    timeout: .inf\n    x-n: -0.0\n';
+    const cache = new CountingCache();
+    assertSame('special.yaml', special, cache);
+    assert.equal(cache.sets, 0, '.inf and -0 would come back changed');
+    const plain = 'tools:\n  - name: a\n    exec: echo {{ x }}\n    params: [{ name: x }]\n';
+    assertSame('plain.yaml', plain, cache);
+    assert.equal(cache.sets, 1);
+    for (const k of cache.entries.keys()) cache.entries.set(k, '{"root": {"line": 1, "children": [');
+    assertSame('plain.yaml', plain, cache);
+    assert.equal(cache.sets, 2, 'the damaged entry is written again');
+  });
+
+  test('a __proto__ key stays an own key, as js-yaml reads it', () => {
+    const text = 'tools:\n  - name: a\n    exec: x\n    env: { __proto__: "v", A: "1" }\n';
+    const cache = new CountingCache();
+    const first = parseCatalogText('proto.yaml', text, {}, cache);
+    const again = parseCatalogText('proto.yaml', text, {}, cache);
+    assert.equal(cache.hits, 1);
+    const env = (again.raw?.tools[0]?.value as { env: Record<string, unknown> }).env;
+    assert.deepEqual(Object.keys(env), ['__proto__', 'A']);
+    assert.equal(Object.getPrototypeOf(env), Object.prototype);
+    assert.deepEqual(again.raw?.tools[0]?.value, first.raw?.tools[0]?.value);
   });
 });

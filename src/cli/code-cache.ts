@@ -1,0 +1,68 @@
+// Loads the CLI bundle through V8's code cache, as Node 22's
+// module.enableCompileCache does (Node 20 has none): the first start stores
+// the bytecode V8 compiled, later starts skip parsing and compiling a
+// megabyte of JavaScript. v8-compile-cache does the same, but in a shared
+// temporary folder any local user could plant bytecode in; this keeps it in
+// the user's private cache directory (see core/cache/cache-dir.ts).
+import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { Script } from 'node:vm';
+
+export interface LoadedModule {
+  exports: unknown;
+  /** What the cache gave: no cache folder, compiled code V8 took, none yet, or code V8 refused. */
+  cache: 'off' | 'hit' | 'miss' | 'rejected';
+  /** Stores the code compiled so far, when the cache had none that fit; call once start-up is done. */
+  saveCache(): void;
+}
+
+/** Loads CommonJS `file` like require, through a code cache in `dir` (none when undefined). */
+export function loadWithCodeCache(file: string, dir: string | undefined): LoadedModule {
+  const bytes = readFileSync(file);
+  // V8 checks a cache against the source's length only: the key is the content.
+  const key = createHash('sha1').update(process.version).update(process.arch).update(bytes).digest('hex').slice(0, 20);
+  const stem = basename(file, '.js');
+  const cacheFile = dir ? join(dir, `${stem}-${key}.bin`) : undefined;
+  const cachedData = cacheFile ? readOrUndefined(cacheFile) : undefined;
+  const source = bytes.toString('utf8');
+  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+    filename: file,
+    ...(cachedData ? { cachedData } : {}),
+  });
+  const cache = !cacheFile ? 'off' : !cachedData ? 'miss' : script.cachedDataRejected === true ? 'rejected' : 'hit';
+  const needsWrite = cache === 'miss' || cache === 'rejected';
+  const mod = { exports: {} as unknown };
+  const run = script.runInThisContext() as (...args: unknown[]) => void;
+  run.call(mod.exports, mod.exports, createRequire(file), mod, file, dirname(file));
+  return {
+    exports: mod.exports,
+    cache,
+    saveCache: () => {
+      if (needsWrite && dir && cacheFile) writeCache(dir, stem, cacheFile, script.createCachedData());
+    },
+  };
+}
+
+function readOrUndefined(file: string): Buffer | undefined {
+  try {
+    return readFileSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+function writeCache(dir: string, stem: string, file: string, data: Buffer): void {
+  const tmp = `${file}.${process.pid}.tmp`;
+  try {
+    writeFileSync(tmp, data, { mode: 0o600 });
+    renameSync(tmp, file);
+    // Caches of other builds of this file are dead weight.
+    for (const f of readdirSync(dir)) {
+      if (f.startsWith(`${stem}-`) && f.endsWith('.bin') && join(dir, f) !== file) rmSync(join(dir, f), { force: true });
+    }
+  } catch {
+    rmSync(tmp, { force: true });
+  }
+}

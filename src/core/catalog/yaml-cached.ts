@@ -1,0 +1,51 @@
+// The fast YAML read through a parse cache: an unchanged file (same text,
+// same reader) is restored from the JSON an earlier start stored, data and
+// tree of lines alike, and js-yaml only runs for new text.
+import { createHash } from 'node:crypto';
+import type { ParseCache } from '../cache/parse-cache';
+import { fastYamlOf, parseYamlFast, type FastYaml, type PosNode } from './yaml-fast';
+
+// Part of every key: a change to what is stored, or to how YAML is read,
+// must not meet entries written by an older build.
+const FORMAT = 'mcc-yaml-fast/1 js-yaml/4 core+merge depth-3';
+
+interface Stored {
+  root?: PosNode;
+  data: unknown;
+}
+
+export function parseYamlCached(text: string, cache: ParseCache | undefined): FastYaml | undefined {
+  if (!cache) return parseYamlFast(text);
+  const key = createHash('sha256').update(FORMAT).update('\0').update(text).digest('hex');
+  const stored = restore(cache.get(key));
+  if (stored) return fastYamlOf(text, stored.data, stored.root);
+  const fast = parseYamlFast(text);
+  // Only what JSON gives back unchanged is stored (.inf, .nan and -0 are not).
+  if (fast && jsonExact(fast.data)) cache.set(key, `{"root":${JSON.stringify(fast.root ?? null, withoutStart)},"data":${JSON.stringify(fast.data)}}`);
+  return fast;
+}
+
+function withoutStart(this: unknown, key: string, value: unknown): unknown {
+  return key === 'start' ? undefined : value;
+}
+
+function restore(text: string | undefined): Stored | undefined {
+  if (text === undefined) return undefined;
+  try {
+    const parsed = JSON.parse(text) as { root?: PosNode | null; data?: unknown };
+    if (typeof parsed !== 'object' || parsed === null || !('data' in parsed)) return undefined;
+    return { data: parsed.data, ...(parsed.root ? { root: parsed.root } : {}) };
+  } catch {
+    // A damaged entry is a miss; the next write replaces it.
+    return undefined;
+  }
+}
+
+/** True when JSON.parse(JSON.stringify(v)) deep-equals v. */
+function jsonExact(v: unknown): boolean {
+  if (typeof v === 'number') return Number.isFinite(v) && !Object.is(v, -0);
+  if (v === null || typeof v === 'string' || typeof v === 'boolean') return true;
+  if (Array.isArray(v)) return v.every(jsonExact);
+  if (typeof v === 'object') return Object.getPrototypeOf(v) === Object.prototype && Object.values(v).every(jsonExact);
+  return false;
+}

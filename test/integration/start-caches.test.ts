@@ -1,0 +1,54 @@
+// `mcc serve` keeps what it compiled and the catalogs it parsed in the
+// user's cache folder: the second start reads both, a changed catalog is
+// read anew, and MCC_CACHE_DIR=off writes nothing.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startServe, tempDir } from './serve-process';
+
+const tool = (name: string): string => `  - name: ${name}\n    description: says ${name}\n    exec: echo ${name}\n`;
+
+async function serveOnce(catalog: string, env: NodeJS.ProcessEnv): Promise<string> {
+  const h = await startServe(['--tools', catalog, '--store', 'memory:'], { MCC_DEBUG: '1', ...env });
+  await h.stop();
+  return h.stderr();
+}
+
+test('the second start runs from the code and catalog caches; a changed catalog is read again', async () => {
+  const dir = tempDir();
+  const cache = join(dir, 'cache');
+  const catalog = join(dir, 'tools.yaml');
+  writeFileSync(catalog, `tools:\n${tool('a')}`);
+
+  const first = await serveOnce(catalog, { MCC_CACHE_DIR: cache });
+  assert.match(first, /code cache: miss/);
+  assert.match(first, /serving 1 tools/);
+  assert.equal(statSync(cache).mode & 0o777, 0o700);
+  const [entry] = readdirSync(join(cache, 'catalogs'));
+  assert.ok(entry, 'the parsed catalog is stored');
+  assert.equal(readdirSync(join(cache, 'code')).length, 1, 'the compiled code is stored');
+
+  const past = new Date(Date.now() - 3_600_000);
+  utimesSync(join(cache, 'catalogs', entry), past, past);
+  const second = await serveOnce(catalog, { MCC_CACHE_DIR: cache });
+  assert.match(second, /code cache: hit/);
+  assert.match(second, /serving 1 tools/);
+  assert.ok(statSync(join(cache, 'catalogs', entry)).mtimeMs > past.getTime() + 1000, 'the stored catalog was read');
+
+  writeFileSync(catalog, `tools:\n${tool('a')}${tool('b')}`);
+  const third = await serveOnce(catalog, { MCC_CACHE_DIR: cache });
+  assert.match(third, /serving 2 tools/, 'the new text is parsed, not the stored one');
+  assert.equal(readdirSync(join(cache, 'catalogs')).length, 2);
+});
+
+test('MCC_CACHE_DIR=off: no cache is read or written', async () => {
+  const dir = tempDir();
+  const catalog = join(dir, 'tools.yaml');
+  writeFileSync(catalog, `tools:\n${tool('a')}`);
+  const xdg = join(dir, 'xdg');
+  const log = await serveOnce(catalog, { MCC_CACHE_DIR: 'off', XDG_CACHE_HOME: xdg });
+  assert.match(log, /code cache: off/);
+  assert.match(log, /serving 1 tools/);
+  assert.throws(() => readdirSync(xdg), /ENOENT/);
+});
