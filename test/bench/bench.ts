@@ -4,6 +4,9 @@
 // Environment: BENCH_FILTER=<substring of a case or group name> runs only
 // those, BENCH_SCALE=<factor> multiplies the calls, BENCH_CLI=<cli.js> points
 // the store groups at another build of mcc.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { calls } from './calls';
 import { fnTools } from './fn-tools';
 import { runBench, type BenchGroup } from './harness';
@@ -16,8 +19,13 @@ import { toolEnv } from './tool-env';
 export const GROUPS: BenchGroup[] = [calls, startup, fnTools, toolEnv, storeRoundTrip, storeWrites, storeConcurrency];
 
 if (require.main === module) {
-  runBench(GROUPS, process.env, { quick: process.argv.includes('--quick') }).catch((e: unknown) => {
-    console.error(e instanceof Error ? (e.stack ?? e.message) : String(e));
-    process.exitCode = 1;
-  });
+  // The servers it starts keep their caches in a folder of the run's own, not the user's.
+  const cache = mkdtempSync(join(tmpdir(), 'mcc-bench-cache-'));
+  process.env.MCC_CACHE_DIR ??= cache;
+  runBench(GROUPS, process.env, { quick: process.argv.includes('--quick') })
+    .catch((e: unknown) => {
+      console.error(e instanceof Error ? (e.stack ?? e.message) : String(e));
+      process.exitCode = 1;
+    })
+    .finally(() => rmSync(cache, { recursive: true, force: true }));
 }

@@ -1,9 +1,12 @@
 // Start-up and memory, each against the bare SDK server measured in the
 // same rounds:
 // - start to listening: process spawn to the URL line, `mcc serve` with 500
-//   tools (its default store) against the echo server;
+//   tools against the echo server; a first start (an empty cache folder:
+//   the CLI compiles its code and parses the catalog) and a later one (the
+//   code cache and the parse cache filled by the first);
 // - catalog loading of 5,000 tools on its own, in a fresh process (what a
-//   start pays) and warm (a reload in a running server);
+//   start pays: first read, and read back from the parse cache) and warm
+//   (a reload in a running server);
 // - memory per abandoned MCP session: server RSS growth per session opened
 //   (initialize, tools/list) and never closed, as most clients leave them:
 //   the live heap after a full GC (what the sessions hold), and RSS.
@@ -19,10 +22,10 @@ import { CLI } from '../integration/serve-process';
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
 /** ms from spawning `node <args>` to its first line on stdout (the URL). */
-function timeToListen(args: string[]): Promise<number> {
+function timeToListen(args: string[], env: NodeJS.ProcessEnv = {}): Promise<number> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const p = spawn(process.execPath, args, { env: { ...process.env, MCC_TOKEN: TOKEN }, stdio: ['ignore', 'pipe', 'ignore'] });
+    const p = spawn(process.execPath, args, { env: { ...process.env, MCC_TOKEN: TOKEN, ...env }, stdio: ['ignore', 'pipe', 'ignore'] });
     p.once('error', reject);
     p.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code} before listening`)));
     p.stdout.once('data', () => {
@@ -34,12 +37,16 @@ function timeToListen(args: string[]): Promise<number> {
   });
 }
 
-/** Catalog load of `file` in a fresh Node process, in ms, as the loader itself measures it. */
-function freshLoadMs(file: string): number {
+/** Catalog load of `file` in a fresh Node process, in ms, as the loader itself measures it; with a parse cache in `cacheDir`. */
+function freshLoadMs(file: string, cacheDir?: string): number {
   const loader = join(__dirname, '..', '..', 'src', 'core', 'catalog', 'load.js');
+  const cache = join(__dirname, '..', '..', 'src', 'core', 'cache', 'parse-cache.js');
   const script = `const { loadCatalog } = require(${JSON.stringify(loader)});
+const dir = ${JSON.stringify(cacheDir ?? null)};
+const parseCache = dir ? require(${JSON.stringify(cache)}).DirParseCache.open(dir) : undefined;
+if (dir && !parseCache) throw new Error('cannot use ' + dir);
 const t = performance.now();
-loadCatalog([${JSON.stringify(file)}]).then((c) => { if (c.tools.size < 5000) throw new Error('only ' + c.tools.size + ' tools'); console.log(performance.now() - t); });`;
+loadCatalog([${JSON.stringify(file)}], parseCache ? { parseCache } : {}).then((c) => { if (c.tools.size < 5000) throw new Error('only ' + c.tools.size + ' tools'); console.log(performance.now() - t); });`;
   return Number(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' }).trim());
 }
 
@@ -116,6 +123,19 @@ function memoryFigures(sessions: number, echo: SessionCost, mcc: SessionCost): F
   ];
 }
 
+function startFigures(t: { echo: number[]; first: number[]; later: number[] }): Figure[] {
+  const echo = median(t.echo);
+  const row = (what: string, ms: number): Figure[] => [
+    { name: `start to listening, mcc serve with 500 tools, ${what} (median)`, value: `${ms.toFixed(0)} ms`, number: ms },
+    { name: `start to listening, ${what}, mcc / bare SDK`, value: `${(ms / echo).toFixed(2)}x`, number: ms / echo, verdict: verdict(ms / echo, { max: 1.2 }) },
+  ];
+  return [
+    { name: 'start to listening, bare SDK server (median)', value: `${echo.toFixed(0)} ms`, number: echo },
+    ...row('first start (empty cache folder)', median(t.first)),
+    ...row('later start (code and parse caches filled)', median(t.later)),
+  ];
+}
+
 function quick(): boolean {
   return process.argv.includes('--quick');
 }
@@ -127,17 +147,23 @@ export const startup: BenchGroup = {
     const catalogs = writeCatalogs([500, 5000]);
     try {
       const rounds = quick() ? 3 : 10;
-      const echo: number[] = [];
-      const mcc: number[] = [];
+      const times = { echo: [] as number[], first: [] as number[], later: [] as number[] };
       const echoArgs = [join(__dirname, 'echo-server.js')];
       const mccArgs = [process.env.BENCH_CLI ?? CLI, 'serve', '--tools', catalogs.paths.get(500) as string, '--store', 'memory:'];
+      const caches = mkdtempSync(join(tmpdir(), 'mcc-bench-cache-'));
+      const filled = join(caches, 'filled');
+      await timeToListen(mccArgs, { MCC_CACHE_DIR: filled });
       for (let i = 0; i < rounds; i++) {
-        echo.push(await timeToListen(echoArgs));
-        mcc.push(await timeToListen(mccArgs));
+        times.echo.push(await timeToListen(echoArgs));
+        times.first.push(await timeToListen(mccArgs, { MCC_CACHE_DIR: join(caches, `empty-${i}`) }));
+        times.later.push(await timeToListen(mccArgs, { MCC_CACHE_DIR: filled }));
       }
-      const startRatio = median(mcc) / median(echo);
       const big = catalogs.paths.get(5000) as string;
-      const fresh = median(Array.from({ length: quick() ? 2 : 5 }, () => freshLoadMs(big)));
+      const loads = quick() ? 2 : 5;
+      const fresh = median(Array.from({ length: loads }, (_, i) => freshLoadMs(big, join(caches, `load-empty-${i}`))));
+      freshLoadMs(big, join(caches, 'load-filled'));
+      const freshCached = median(Array.from({ length: loads }, () => freshLoadMs(big, join(caches, 'load-filled'))));
+      rmSync(caches, { recursive: true, force: true });
       const warm = await warmLoadMs(big, quick() ? 3 : 6);
       const sessions = quick() ? 100 : 600;
       const snapshots = mkdtempSync(join(tmpdir(), 'mcc-bench-heap-'));
@@ -154,10 +180,9 @@ export const startup: BenchGroup = {
         rmSync(snapshots, { recursive: true, force: true });
       }
       return [
-        { name: 'start to listening, bare SDK server (median)', value: `${median(echo).toFixed(0)} ms`, number: median(echo) },
-        { name: 'start to listening, mcc serve with 500 tools (median)', value: `${median(mcc).toFixed(0)} ms`, number: median(mcc) },
-        { name: 'start to listening, mcc / bare SDK', value: `${startRatio.toFixed(2)}x`, number: startRatio, verdict: verdict(startRatio, { max: 1.2 }) },
-        { name: 'catalog load, 5,000 tools, fresh process (median)', value: `${fresh.toFixed(0)} ms`, number: fresh, verdict: verdict(fresh, { max: 250 }) },
+        ...startFigures(times),
+        { name: 'catalog load, 5,000 tools, fresh process, first read (median)', value: `${fresh.toFixed(0)} ms`, number: fresh, verdict: verdict(fresh, { max: 250 }) },
+        { name: 'catalog load, 5,000 tools, fresh process, parse cache filled (median)', value: `${freshCached.toFixed(0)} ms`, number: freshCached, verdict: verdict(freshCached, { max: 250 }) },
         { name: 'catalog load, 5,000 tools, warm (a reload; median)', value: `${warm.toFixed(0)} ms`, number: warm, verdict: verdict(warm, { max: 250 }) },
         ...memoryFigures(sessions, echoKiB, mccKiB),
       ];

@@ -19,9 +19,16 @@ export const DEFAULT_EVENT_STORE_LIMITS: EventStoreLimits = { maxEvents: 200, ma
 interface StoredEvent {
   id: EventId;
   streamId: StreamId;
-  message: JSONRPCMessage;
-  bytes: number;
+  /**
+   * The message as JSON: kept as text, not as the SDK's object, because a
+   * session most clients abandon keeps its answers here for a minute, and a
+   * `tools/list` answer as text is a fraction of its object graph.
+   */
+  json: string;
 }
+
+// A priming event: it carries no message, so there is nothing to send again.
+const EMPTY = '{}';
 
 export class BoundedEventStore implements EventStore {
   private readonly events: StoredEvent[] = [];
@@ -41,10 +48,10 @@ export class BoundedEventStore implements EventStore {
   }
 
   storeEvent(streamId: StreamId, message: JSONRPCMessage): Promise<EventId> {
-    const event: StoredEvent = { id: `${++this.seq}`, streamId, message, bytes: JSON.stringify(message).length };
+    const event: StoredEvent = { id: `${++this.seq}`, streamId, json: JSON.stringify(message) };
     this.events.push(event);
     this.byId.set(event.id, event);
-    this.bytes += event.bytes;
+    this.bytes += event.json.length;
     if (isResponse(message)) this.answered.set(streamId, this.clock.now());
     // The newest event always stays: it is the one a resuming client needs.
     while (this.events.length > 1 && (this.events.length > this.limits.maxEvents || this.bytes > this.limits.maxBytes)) this.dropOldest();
@@ -59,8 +66,7 @@ export class BoundedEventStore implements EventStore {
     const last = this.byId.get(lastEventId);
     if (!last) throw new Error(`event ${lastEventId} is no longer stored`);
     const after = this.events.filter((e) => e.streamId === last.streamId && Number(e.id) > Number(last.id));
-    // Priming events carry no message; there is nothing to send again.
-    for (const e of after) if (Object.keys(e.message).length > 0) await send(e.id, e.message);
+    for (const e of after) if (e.json !== EMPTY) await send(e.id, JSON.parse(e.json) as JSONRPCMessage);
     return last.streamId;
   }
 
@@ -72,8 +78,8 @@ export class BoundedEventStore implements EventStore {
     const last = this.byId.get(lastEventId);
     if (!last || !this.answered.has(last.streamId)) return undefined;
     return this.events
-      .filter((e) => e.streamId === last.streamId && Number(e.id) > Number(last.id) && Object.keys(e.message).length > 0)
-      .map((e) => ({ id: e.id, message: e.message }));
+      .filter((e) => e.streamId === last.streamId && Number(e.id) > Number(last.id) && e.json !== EMPTY)
+      .map((e) => ({ id: e.id, message: JSON.parse(e.json) as JSONRPCMessage }));
   }
 
   /** Drops the events of streams answered longer than keepAnsweredMs ago. */
@@ -94,7 +100,7 @@ export class BoundedEventStore implements EventStore {
 
   private forget(e: StoredEvent): void {
     this.byId.delete(e.id);
-    this.bytes -= e.bytes;
+    this.bytes -= e.json.length;
     if (!this.events.some((x) => x !== e && x.streamId === e.streamId)) this.answered.delete(e.streamId);
   }
 }

@@ -9,6 +9,7 @@ import { registerDescribeTools } from './tools/describe-tools';
 import { registerGetSession } from './tools/get-session';
 import { registerSetSession } from './tools/set-session';
 import { addAgentFeatures } from './agent-features';
+import { formValidator } from './form-validator';
 
 export const SERVER_NAME = 'mcc';
 export const SERVER_VERSION = '0.1.0';
@@ -24,7 +25,10 @@ export type ConnectionOptions = Omit<McpSessionContext, 'clientName' | 'feedback
 
 export function createServer(connection: ConnectionOptions): McpServer {
   // logging: run start/exit and stderr of a caller's own runs, at the level it sets.
-  const server = new McpServer({ name: SERVER_NAME, version: SERVER_VERSION }, { instructions: INSTRUCTIONS, capabilities: { logging: {} } });
+  const server = new McpServer(
+    { name: SERVER_NAME, version: SERVER_VERSION },
+    { instructions: INSTRUCTIONS, capabilities: { logging: {} }, jsonSchemaValidator: formValidator },
+  );
   const ctx: McpSessionContext = {
     ...connection,
     clientName: () => server.server.getClientVersion()?.name,
