@@ -58,9 +58,11 @@ function writeCache(dir: string, stem: string, file: string, data: Buffer): void
   try {
     writeFileSync(tmp, data, { mode: 0o600 });
     renameSync(tmp, file);
-    // Caches of other builds of this file are dead weight.
+    // Caches of other builds of this file are dead weight, and so is what
+    // a start stopped while writing left behind.
     for (const f of readdirSync(dir)) {
-      if (f.startsWith(`${stem}-`) && f.endsWith('.bin') && join(dir, f) !== file) rmSync(join(dir, f), { force: true });
+      const stale = f.startsWith(`${stem}-`) && (f.endsWith('.bin') || f.endsWith('.tmp')) && join(dir, f) !== file;
+      if (stale) rmSync(join(dir, f), { force: true });
     }
   } catch {
     rmSync(tmp, { force: true });

@@ -14,7 +14,7 @@ import { DirParseCache } from '../core/cache/parse-cache';
 import { join } from 'node:path';
 
 export interface CliHooks {
-  /** Called once the server is up, before it says where (bin.ts stores the code cache then). */
+  /** Called once the server is up and has said where (bin.ts stores the code cache then). */
   onReady?: () => void;
   /** What the code cache gave this start (logged with MCC_DEBUG=1). */
   codeCache?: string;
@@ -75,7 +75,6 @@ async function serve(args: ServeArgs, hooks: CliHooks): Promise<void> {
     if (e instanceof AuthConfigError) throw new UsageError(`${e.message} (--user, --users, $MCC_TOKEN)`);
     throw e;
   }
-  hooks.onReady?.();
   logger.info(`sessions in ${running.store.description}`);
   const tools = running.runtime.getCatalog().tools.size;
   if (running.http) {
@@ -84,6 +83,8 @@ async function serve(args: ServeArgs, hooks: CliHooks): Promise<void> {
   } else {
     logger.info(`serving ${tools} tools over stdio as ${owner.user}`);
   }
+  // After the address is out: a client need not wait for the cache to be written.
+  setImmediate(() => hooks.onReady?.());
 
   let stopping = false;
   const shutdown = (signal: string): void => {

@@ -6,6 +6,7 @@ import { dirname, basename, isAbsolute } from 'node:path';
 import { EMPTY_CATALOG, loadCatalog, logCatalogDiagnostics } from '../core/catalog/load';
 import type { Catalog } from '../core/catalog/types';
 import type { Logger } from '../core/host';
+import type { ParseCache } from '../core/cache/parse-cache';
 import { catalogFingerprint } from './catalog-fingerprint';
 import { resolveCatalogPaths } from './catalog-paths';
 import type { CatalogDiagnostics } from './diagnostics';
@@ -30,6 +31,7 @@ export class CatalogController implements vscode.Disposable {
     private readonly settings: () => Settings,
     private readonly trusted: () => boolean,
     private readonly logger: Logger,
+    private readonly parseCache?: ParseCache,
   ) {}
 
   get catalog(): Catalog {
@@ -73,7 +75,7 @@ export class CatalogController implements vscode.Disposable {
       catalog = EMPTY_CATALOG;
     } else {
       for (const m of paths.missing) if (m !== 'tools.yaml') this.logger.warn(`mcc.catalogs: '${m}' exists in no workspace folder`);
-      catalog = paths.existing.length === 0 ? EMPTY_CATALOG : await loadCatalog(paths.existing, withResolver({ env: process.env, logger: this.logger }, this.host));
+      catalog = paths.existing.length === 0 ? EMPTY_CATALOG : await loadCatalog(paths.existing, withResolver({ env: process.env, logger: this.logger, ...(this.parseCache ? { parseCache: this.parseCache } : {}) }, this.host));
       logCatalogDiagnostics(catalog, this.logger);
       this.logger.info(`catalog loaded: ${catalog.tools.size} tool(s) from ${catalog.files.length} file(s)`);
     }

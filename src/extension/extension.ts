@@ -21,6 +21,7 @@ import { Trust } from './trust';
 import { ValueDocuments } from './value-documents';
 import { workspaceSessionKey } from './workspace-key';
 import { StartupTiming } from './startup-timing';
+import { DirParseCache } from '../core/cache/parse-cache';
 
 let host: ServerHost | undefined;
 
@@ -49,7 +50,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<MccApi
   });
   host = server;
   const diagnostics = new CatalogDiagnostics();
-  const catalog = new CatalogController(server, diagnostics, settings, () => trust.trusted, logger);
+  // Parsed catalogs kept between sessions of the editor (a large catalog's YAML is read once).
+  const parseCache = DirParseCache.open(join(context.globalStorageUri.fsPath, 'catalogs'));
+  const catalog = new CatalogController(server, diagnostics, settings, () => trust.trusted, logger, parseCache);
   sub(terminals, diagnostics, catalog);
 
   // The catalog is watched from the start and loaded whenever the server

@@ -9,10 +9,20 @@ import { startServe, tempDir } from './serve-process';
 
 const tool = (name: string): string => `  - name: ${name}\n    description: says ${name}\n    exec: echo ${name}\n`;
 
-async function serveOnce(catalog: string, env: NodeJS.ProcessEnv): Promise<string> {
+/** Starts, waits until the compiled code is stored (when `codeDir` is given), stops; answers stderr. */
+async function serveOnce(catalog: string, env: NodeJS.ProcessEnv, codeDir?: string): Promise<string> {
   const h = await startServe(['--tools', catalog, '--store', 'memory:'], { MCC_DEBUG: '1', ...env });
+  for (let waited = 0; codeDir && waited < 10_000 && !hasBin(codeDir); waited += 50) await new Promise((r) => setTimeout(r, 50));
   await h.stop();
   return h.stderr();
+}
+
+function hasBin(dir: string): boolean {
+  try {
+    return readdirSync(dir).some((f) => f.endsWith('.bin'));
+  } catch {
+    return false;
+  }
 }
 
 test('the second start runs from the code and catalog caches; a changed catalog is read again', async () => {
@@ -21,7 +31,7 @@ test('the second start runs from the code and catalog caches; a changed catalog 
   const catalog = join(dir, 'tools.yaml');
   writeFileSync(catalog, `tools:\n${tool('a')}`);
 
-  const first = await serveOnce(catalog, { MCC_CACHE_DIR: cache });
+  const first = await serveOnce(catalog, { MCC_CACHE_DIR: cache }, join(cache, 'code'));
   assert.match(first, /code cache: miss/);
   assert.match(first, /serving 1 tools/);
   assert.equal(statSync(cache).mode & 0o777, 0o700);
