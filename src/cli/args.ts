@@ -77,7 +77,9 @@ export const USAGE = `Usage: mcc serve [options]
                         execute; the default), direct (each tool as its own MCP
                         tool), both, or auto (both up to 50 tools, else catalog)
 
-The owner's bearer token is $MCC_TOKEN, or a new random one printed at start.`;
+The owner's bearer token is $MCC_TOKEN, or a new random one printed at start.
+Compiled code and parsed catalogs are cached in $MCC_CACHE_DIR (default
+$XDG_CACHE_HOME/mcc, i.e. ~/.cache/mcc); MCC_CACHE_DIR=off turns that off.`;
 
 export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): ServeArgs {
   let parsed;

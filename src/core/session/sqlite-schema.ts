@@ -2,7 +2,8 @@
 // connections use (reads in the server's thread, writes in the writer
 // thread), and how rows become buckets.
 
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { sqliteLib } from '../lazy-libs';
 import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { StoredBucket } from './types';
@@ -45,7 +46,7 @@ export interface BucketRow {
  * and synchronous=FULL, so a commit returns once it is on disk.
  */
 export function openDatabase(path: string): Database.Database {
-  const db = new Database(path, { timeout: BUSY_TIMEOUT_MS });
+  const db = new (sqliteLib())(path, { timeout: BUSY_TIMEOUT_MS });
   try {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = FULL');
