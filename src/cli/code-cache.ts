@@ -6,9 +6,13 @@
 // the user's private cache directory (see core/cache/cache-dir.ts).
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, futimesSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { Script } from 'node:vm';
+import { isOwnFile } from '../core/cache/cache-dir';
+
+// Builds kept: a global and a local mcc, or two Node versions, each keep theirs.
+const KEEP = 4;
 
 export interface LoadedModule {
   exports: unknown;
@@ -45,11 +49,20 @@ export function loadWithCodeCache(file: string, dir: string | undefined): Loaded
   };
 }
 
+/** The cache file's bytes when this user wrote it (marking it used), else undefined. */
 function readOrUndefined(file: string): Buffer | undefined {
+  let fd: number | undefined;
   try {
-    return readFileSync(file);
+    fd = openSync(file, 'r');
+    if (!isOwnFile(fd)) return undefined;
+    const data = readFileSync(fd);
+    const now = new Date();
+    futimesSync(fd, now, now);
+    return data;
   } catch {
     return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }
 
@@ -58,13 +71,17 @@ function writeCache(dir: string, stem: string, file: string, data: Buffer): void
   try {
     writeFileSync(tmp, data, { mode: 0o600 });
     renameSync(tmp, file);
-    // Caches of other builds of this file are dead weight, and so is what
-    // a start stopped while writing left behind.
-    for (const f of readdirSync(dir)) {
-      const stale = f.startsWith(`${stem}-`) && (f.endsWith('.bin') || f.endsWith('.tmp')) && join(dir, f) !== file;
-      if (stale) rmSync(join(dir, f), { force: true });
-    }
+    prune(dir, stem);
   } catch {
     rmSync(tmp, { force: true });
   }
+}
+
+/** Keeps the KEEP most recently used builds of `stem`, and drops what a start stopped while writing left behind. */
+function prune(dir: string, stem: string): void {
+  const mine = readdirSync(dir).filter((f) => f.startsWith(`${stem}-`));
+  const at = (f: string): number => statSync(join(dir, f), { throwIfNoEntry: false })?.mtimeMs ?? 0;
+  const builds = mine.filter((f) => f.endsWith('.bin')).sort((a, b) => at(b) - at(a));
+  const stale = mine.filter((f) => f.endsWith('.tmp') && at(f) < Date.now() - 60_000);
+  for (const f of [...builds.slice(KEEP), ...stale]) rmSync(join(dir, f), { force: true });
 }

@@ -22,6 +22,7 @@ import { ValueDocuments } from './value-documents';
 import { workspaceSessionKey } from './workspace-key';
 import { StartupTiming } from './startup-timing';
 import { DirParseCache } from '../core/cache/parse-cache';
+import { cacheDirFromEnv } from '../core/cache/cache-dir';
 
 let host: ServerHost | undefined;
 
@@ -51,7 +52,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<MccApi
   host = server;
   const diagnostics = new CatalogDiagnostics();
   // Parsed catalogs kept between sessions of the editor (a large catalog's YAML is read once).
-  const parseCache = DirParseCache.open(join(context.globalStorageUri.fsPath, 'catalogs'));
+  const cacheDir = cacheDirFromEnv(process.env, context.globalStorageUri.fsPath);
+  const parseCache = cacheDir ? DirParseCache.open(join(cacheDir, 'catalogs')) : undefined;
   const catalog = new CatalogController(server, diagnostics, settings, () => trust.trusted, logger, parseCache);
   sub(terminals, diagnostics, catalog);
 

@@ -9,10 +9,12 @@ import { startServe, tempDir } from './serve-process';
 
 const tool = (name: string): string => `  - name: ${name}\n    description: says ${name}\n    exec: echo ${name}\n`;
 
-/** Starts, waits until the compiled code is stored (when `codeDir` is given), stops; answers stderr. */
+/** Starts, waits for the start's log (and the compiled code stored, when `codeDir` is given), stops; answers stderr. */
 async function serveOnce(catalog: string, env: NodeJS.ProcessEnv, codeDir?: string): Promise<string> {
   const h = await startServe(['--tools', catalog, '--store', 'memory:'], { MCC_DEBUG: '1', ...env });
-  for (let waited = 0; codeDir && waited < 10_000 && !hasBin(codeDir); waited += 50) await new Promise((r) => setTimeout(r, 50));
+  // The URL line comes first on stdout; the log lines may still be on their way.
+  const settled = (): boolean => /serving \d+ tools/.test(h.stderr()) && (!codeDir || hasBin(codeDir));
+  for (let waited = 0; waited < 10_000 && !settled(); waited += 50) await new Promise((r) => setTimeout(r, 50));
   await h.stop();
   return h.stderr();
 }

@@ -3,11 +3,14 @@
 // tree of lines alike, and js-yaml only runs for new text.
 import { createHash } from 'node:crypto';
 import type { ParseCache } from '../cache/parse-cache';
-import { fastYamlOf, parseYamlFast, type FastYaml, type PosNode } from './yaml-fast';
+import { fastYamlOf, parseYamlFast, SHALLOW_DEPTH, treeBuilderSource, type FastYaml, type PosNode } from './yaml-fast';
+import { version as jsYamlVersion } from 'js-yaml/package.json';
 
-// Part of every key: a change to what is stored, or to how YAML is read,
-// must not meet entries written by an older build.
-const FORMAT = 'mcc-yaml-fast/1 js-yaml/4 core+merge depth-3';
+// Part of every key: a change to what is stored, or to how YAML is read
+// (the reader's version, its schema, the depth and the code of the tree of
+// lines), must not meet entries written by another build.
+let format: string | undefined;
+const formatOf = (): string => (format ??= `mcc-yaml-fast/1 js-yaml/${jsYamlVersion} core+merge depth-${SHALLOW_DEPTH}\n${treeBuilderSource()}`);
 
 interface Stored {
   root?: PosNode;
@@ -16,7 +19,7 @@ interface Stored {
 
 export function parseYamlCached(text: string, cache: ParseCache | undefined): FastYaml | undefined {
   if (!cache) return parseYamlFast(text);
-  const key = createHash('sha256').update(FORMAT).update('\0').update(text).digest('hex');
+  const key = createHash('sha256').update(formatOf()).update('\0').update(text).digest('hex');
   const stored = restore(cache.get(key));
   if (stored) return fastYamlOf(text, stored.data, stored.root);
   const fast = parseYamlFast(text);

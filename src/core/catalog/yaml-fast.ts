@@ -52,7 +52,7 @@ export interface FastYaml {
  * question parses the text again with the whole tree. Building it for every
  * node cost more than the parse itself on a large catalog.
  */
-const SHALLOW_DEPTH = 3;
+export const SHALLOW_DEPTH = 3;
 
 /** Parses `text` fast, or answers undefined when the careful path must decide. */
 export function parseYamlFast(text: string, maxDepth: number = SHALLOW_DEPTH): FastYaml | undefined {
@@ -185,4 +185,9 @@ function lineIndex(text: string): (pos: number) => number {
     }
     return lo + 1;
   };
+}
+
+/** The code that builds what the parse cache stores (part of its keys: a change to it is a miss). */
+export function treeBuilderSource(): string {
+  return [buildTree, assignPaths, contentStart, lineIndex].map(String).join('\n');
 }

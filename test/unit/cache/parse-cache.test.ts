@@ -36,7 +36,7 @@ test('keys that are not hashes are neither read nor written', () => {
 
 test('past the limit, the least recently used entries go', () => {
   const dir = mkdtempSync(join(tmpdir(), 'mcc-pc-'));
-  const cache = DirParseCache.open(dir, 3);
+  const cache = DirParseCache.open(dir, { maxEntries: 3, pruneEvery: 1 });
   assert.ok(cache);
   for (let i = 1; i <= 3; i++) {
     cache.set(key(i), String(i));
@@ -48,11 +48,16 @@ test('past the limit, the least recently used entries go', () => {
   assert.deepEqual(readdirSync(dir).sort(), [key(1), key(3), key(4)].map((k) => `${k}.json`).sort());
 });
 
-test('a folder others can write to, or a file in its place, is not used', () => {
+test('a folder others can write to, or under one, or a file in its place, is not used', () => {
   const open = mkdtempSync(join(tmpdir(), 'mcc-pc-'));
   chmodSync(open, 0o777);
   assert.equal(privateDir(open), undefined);
   assert.equal(DirParseCache.open(open), undefined);
+  // Private itself, but in a folder where anyone could rename it and put another in its place.
+  assert.equal(privateDir(join(open, 'inner')), undefined);
+  const sticky = mkdtempSync(join(tmpdir(), 'mcc-pc-'));
+  chmodSync(sticky, 0o1777);
+  assert.ok(privateDir(join(sticky, 'inner')), 'a sticky folder (as /tmp) lets nobody rename what is not theirs');
   const file = join(mkdtempSync(join(tmpdir(), 'mcc-pc-')), 'f');
   writeFileSync(file, '');
   assert.equal(privateDir(file), undefined);
@@ -62,5 +67,16 @@ test('the cache folder: $MCC_CACHE_DIR, off, else $XDG_CACHE_HOME/mcc, else ~/.c
   assert.equal(cacheDirFromEnv({ MCC_CACHE_DIR: '/x/y' }), '/x/y');
   assert.equal(cacheDirFromEnv({ MCC_CACHE_DIR: 'off', XDG_CACHE_HOME: '/c' }), undefined);
   assert.equal(cacheDirFromEnv({ XDG_CACHE_HOME: '/c' }), '/c/mcc');
-  assert.match(defaultCacheDir({ XDG_CACHE_HOME: 'relative' }), /\.cache[/\\]mcc$/);
+  assert.match(defaultCacheDir({ XDG_CACHE_HOME: 'relative' }) ?? '', /\.cache[/\\]mcc$/);
+  assert.equal(cacheDirFromEnv({}, '/editor/storage'), '/editor/storage', "the editor's own folder");
+  assert.equal(cacheDirFromEnv({ MCC_CACHE_DIR: 'off' }, '/editor/storage'), undefined, 'off holds for the editor too');
+});
+
+test('an entry anyone could have rewritten is not read', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mcc-pc-'));
+  const cache = DirParseCache.open(dir);
+  assert.ok(cache);
+  cache.set(key(7), '{"data":7}');
+  chmodSync(join(dir, `${key(7)}.json`), 0o666);
+  assert.equal(cache.get(key(7)), undefined);
 });
