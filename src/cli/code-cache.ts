@@ -6,10 +6,10 @@
 // the user's private cache directory (see core/cache/cache-dir.ts).
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { closeSync, futimesSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { Script } from 'node:vm';
-import { isOwnFile } from '../core/cache/cache-dir';
+import { readOwnFile, writeWhole } from '../core/cache/cache-file';
 
 // Builds kept: a global and a local mcc, or two Node versions, each keep theirs.
 const KEEP = 4;
@@ -29,7 +29,7 @@ export function loadWithCodeCache(file: string, dir: string | undefined): Loaded
   const key = createHash('sha1').update(process.version).update(process.arch).update(bytes).digest('hex').slice(0, 20);
   const stem = basename(file, '.js');
   const cacheFile = dir ? join(dir, `${stem}-${key}.bin`) : undefined;
-  const cachedData = cacheFile ? readOrUndefined(cacheFile) : undefined;
+  const cachedData = cacheFile ? readOwnFile(cacheFile) : undefined;
   const source = bytes.toString('utf8');
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
     filename: file,
@@ -49,32 +49,8 @@ export function loadWithCodeCache(file: string, dir: string | undefined): Loaded
   };
 }
 
-/** The cache file's bytes when this user wrote it (marking it used), else undefined. */
-function readOrUndefined(file: string): Buffer | undefined {
-  let fd: number | undefined;
-  try {
-    fd = openSync(file, 'r');
-    if (!isOwnFile(fd)) return undefined;
-    const data = readFileSync(fd);
-    const now = new Date();
-    futimesSync(fd, now, now);
-    return data;
-  } catch {
-    return undefined;
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
-}
-
 function writeCache(dir: string, stem: string, file: string, data: Buffer): void {
-  const tmp = `${file}.${process.pid}.tmp`;
-  try {
-    writeFileSync(tmp, data, { mode: 0o600 });
-    renameSync(tmp, file);
-    prune(dir, stem);
-  } catch {
-    rmSync(tmp, { force: true });
-  }
+  if (writeWhole(file, data)) prune(dir, stem);
 }
 
 /** Keeps the KEEP most recently used builds of `stem`, and drops what a start stopped while writing left behind. */

@@ -1,9 +1,9 @@
 // Where derived files (parsed catalogs, compiled code) are kept between
 // starts. Whoever can write a file there chooses what the next start reads
 // or runs, so a directory is only used when nobody but this user (and root)
-// can change it or any folder above it, and a file only when this user
-// wrote it.
-import { fstatSync, mkdirSync, realpathSync, statSync, type Stats } from 'node:fs';
+// can change it or any folder above it (and a file only when this user
+// wrote it: cache-file.ts).
+import { mkdirSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join } from 'node:path';
 
@@ -56,13 +56,6 @@ export function privateDir(dir: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** Whether the open file `fd` is one this user wrote and only this user can change. */
-export function isOwnFile(fd: number): boolean {
-  if (WINDOWS) return true;
-  const s = fstatSync(fd);
-  return s.isFile() && ownedByMe(s) && (s.mode & 0o022) === 0;
 }
 
 function ownedByMe(s: Stats): boolean {

@@ -1,9 +1,10 @@
 // A cache of parsed catalog files, keyed by a hash of their text, so a start
 // with an unchanged catalog reads JSON instead of running the YAML parser
 // (cold, it was most of a large catalog's load).
-import { closeSync, futimesSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { isOwnFile, privateDir } from './cache-dir';
+import { privateDir } from './cache-dir';
+import { readOwnFile, writeWhole } from './cache-file';
 
 export interface ParseCache {
   get(key: string): string | undefined;
@@ -41,34 +42,12 @@ export class DirParseCache implements ParseCache {
 
   get(key: string): string | undefined {
     if (!KEY.test(key)) return undefined;
-    let fd: number | undefined;
-    try {
-      fd = openSync(join(this.dir, `${key}.json`), 'r');
-      // A file someone else put there is not ours to trust.
-      if (!isOwnFile(fd)) return undefined;
-      const text = readFileSync(fd, 'utf8');
-      const now = new Date();
-      futimesSync(fd, now, now);
-      return text;
-    } catch {
-      return undefined;
-    } finally {
-      if (fd !== undefined) closeSync(fd);
-    }
+    return readOwnFile(join(this.dir, `${key}.json`))?.toString('utf8');
   }
 
   set(key: string, value: string): void {
     if (!KEY.test(key)) return;
-    const file = join(this.dir, `${key}.json`);
-    const tmp = `${file}.${process.pid}.tmp`;
-    try {
-      // Written whole, then renamed: a reader never sees half an entry.
-      writeFileSync(tmp, value, { mode: 0o600 });
-      renameSync(tmp, file);
-      if (this.writes++ % this.limits.pruneEvery === 0) this.prune();
-    } catch {
-      rmSync(tmp, { force: true });
-    }
+    if (writeWhole(join(this.dir, `${key}.json`), value) && this.writes++ % this.limits.pruneEvery === 0) this.prune();
   }
 
   private prune(): void {
