@@ -45,12 +45,18 @@ test('loads like require: exports, relative require, __filename and __dirname', 
   loaded.saveCache();
 });
 
-test('the first start stores the compiled code, the next one runs from it; a change is a miss', () => {
+/** A module returning twice `answer`, and an empty private cache folder beside it. */
+function moduleAndCache(answer: number): { file: string; cacheDir: string } {
   const dir = moduleDir();
   const cacheDir = join(dir, 'cache');
   mkdirSync(cacheDir, { mode: 0o700 });
   const file = join(dir, 'main.js');
-  writeFileSync(file, source(21));
+  writeFileSync(file, source(answer));
+  return { file, cacheDir };
+}
+
+test('the first start stores the compiled code, the next one runs from it; a change is a miss', () => {
+  const { file, cacheDir } = moduleAndCache(21);
 
   const unsaved = loadInChild(file, cacheDir, false);
   assert.equal(unsaved.cache, 'miss');
@@ -80,11 +86,7 @@ test('the first start stores the compiled code, the next one runs from it; a cha
 });
 
 test('a damaged cache file is refused by V8 and written again', () => {
-  const dir = moduleDir();
-  const cacheDir = join(dir, 'cache');
-  mkdirSync(cacheDir, { mode: 0o700 });
-  const file = join(dir, 'main.js');
-  writeFileSync(file, source(5));
+  const { file, cacheDir } = moduleAndCache(5);
   loadInChild(file, cacheDir);
   const [name] = readdirSync(cacheDir);
   writeFileSync(join(cacheDir, name ?? ''), Buffer.from('not bytecode at all'));
