@@ -9,7 +9,8 @@
 //   (a reload in a running server);
 // - memory per abandoned MCP session: server RSS growth per session opened
 //   (initialize, tools/list) and never closed, as most clients leave them:
-//   the live heap after a full GC (what the sessions hold), and RSS.
+//   the live heap after a full GC (what the sessions hold; heap-probe.ts),
+//   and RSS.
 import { spawn, execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -64,45 +65,41 @@ loadCatalog([${JSON.stringify(file)}], parseCache ? { parseCache } : {}).then((c
   return Number(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' }).trim());
 }
 
-async function warmLoadMs(file: string, times: number): Promise<number> {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { loadCatalog } = require('../../src/core/catalog/load') as typeof import('../../src/core/catalog/load');
-  const ms: number[] = [];
-  for (let i = 0; i < times; i++) {
+/**
+ * A reload in a running server: the median of loads 2..`times` of `file` in
+ * one fresh process (the first warms it up). Not in the bench's own process,
+ * whose heap the groups before leave in varying states.
+ */
+function warmLoadMs(file: string, times: number): number {
+  const loader = join(__dirname, '..', '..', 'src', 'core', 'catalog', 'load.js');
+  const script = `const { loadCatalog } = require(${JSON.stringify(loader)});
+(async () => {
+  const ms = [];
+  for (let i = 0; i < ${times}; i++) {
     const t = performance.now();
-    await loadCatalog([file]);
+    const c = await loadCatalog([${JSON.stringify(file)}]);
+    if (c.tools.size < 5000) throw new Error('only ' + c.tools.size + ' tools');
     ms.push(performance.now() - t);
   }
-  return median(ms.slice(1));
+  console.log(JSON.stringify(ms.slice(1)));
+})();`;
+  return median(JSON.parse(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' })) as number[]);
 }
 
 const rssKiB = (pid: number): number => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN);
 
 /**
- * The server's live heap after a full garbage collection, in KiB: a heap
- * snapshot (SIGUSR2, --heapsnapshot-signal) collects first, and its nodes'
- * sizes add up to what the process still holds.
+ * The server's live heap after a full garbage collection, in KiB, as its
+ * heap probe (heap-probe.ts) writes it to `file` on SIGUSR2.
  */
-async function heapAfterGcKiB(pid: number, dir: string): Promise<number> {
-  const before = new Set(readdirSync(dir));
+async function heapAfterGcKiB(pid: number, file: string): Promise<number> {
+  rmSync(file, { force: true });
   process.kill(pid, 'SIGUSR2');
-  for (let waited = 0; waited < 60_000; waited += 200) {
-    await new Promise((r) => setTimeout(r, 200));
-    const file = readdirSync(dir).find((f) => !before.has(f) && f.endsWith('.heapsnapshot'));
-    if (!file) continue;
-    try {
-      const snap = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { snapshot: { meta: { node_fields: string[] } }; nodes: number[] };
-      rmSync(join(dir, file));
-      const fields = snap.snapshot.meta.node_fields;
-      const at = fields.indexOf('self_size');
-      let bytes = 0;
-      for (let i = at; i < snap.nodes.length; i += fields.length) bytes += snap.nodes[i] ?? 0;
-      return bytes / 1024;
-    } catch {
-      // Still being written.
-    }
+  for (let waited = 0; waited < 30_000; waited += 20) {
+    await new Promise((r) => setTimeout(r, 20));
+    if (existsSync(file)) return Number(readFileSync(file, 'utf8')) / 1024;
   }
-  throw new Error(`no heap snapshot from ${pid}`);
+  throw new Error(`no heap figure from ${pid} (is heap-probe.js loaded?)`);
 }
 
 interface SessionCost {
@@ -111,19 +108,19 @@ interface SessionCost {
 }
 
 /** Growth per MCP session opened (initialize + tools/list) and abandoned, in KiB: RSS, and the heap after GC. */
-async function perSessionKiB(server: StartedServer, sessions: number, dir: string): Promise<SessionCost> {
+async function perSessionKiB(server: StartedServer, sessions: number, heapFile: string): Promise<SessionCost> {
   const open = async (i: number): Promise<void> => {
     const c = await mcpClient(server, `abandoned-${i}`);
     await c.listTools();
     // Never closed: no DELETE, as the Inspector, mcp-remote and the SDK's close() leave them.
   };
   for (let i = 0; i < 30; i++) await open(i);
-  const heapBefore = await heapAfterGcKiB(server.pid, dir);
+  const heapBefore = await heapAfterGcKiB(server.pid, heapFile);
   const before = rssKiB(server.pid);
   for (let i = 0; i < sessions; i++) await open(1000 + i);
   await new Promise((r) => setTimeout(r, 500));
   const rss = (rssKiB(server.pid) - before) / sessions;
-  return { rss, heap: ((await heapAfterGcKiB(server.pid, dir)) - heapBefore) / sessions };
+  return { rss, heap: ((await heapAfterGcKiB(server.pid, heapFile)) - heapBefore) / sessions };
 }
 
 function memoryFigures(sessions: number, echo: SessionCost, mcc: SessionCost): Figure[] {
@@ -178,20 +175,23 @@ export const startup: BenchGroup = {
       freshLoadMs(big, join(caches, 'load-filled'));
       const freshCached = median(Array.from({ length: loads }, () => freshLoadMs(big, join(caches, 'load-filled'))));
       rmSync(caches, { recursive: true, force: true });
-      const warm = await warmLoadMs(big, quick() ? 3 : 6);
+      const warm = warmLoadMs(big, quick() ? 4 : 7);
       const sessions = quick() ? 100 : 600;
-      const snapshots = mkdtempSync(join(tmpdir(), 'mcc-bench-heap-'));
-      const env = { NODE_OPTIONS: `--heapsnapshot-signal=SIGUSR2 --diagnostic-dir=${snapshots}` };
+      const heapDir = mkdtempSync(join(tmpdir(), 'mcc-bench-heap-'));
+      const probe = (name: string): NodeJS.ProcessEnv => ({
+        NODE_OPTIONS: `--expose-gc --require ${join(__dirname, 'heap-probe.js')}`,
+        BENCH_HEAP_FILE: join(heapDir, name),
+      });
       const limits = ['--mcp-sessions-per-user', '100000', '--mcp-sessions-max', '100000'];
-      const memory = await Promise.all([startEcho(env), startMcc({ tools: catalogs.paths.get(500) as string, args: limits, env })]);
+      const memory = await Promise.all([startEcho(probe('echo')), startMcc({ tools: catalogs.paths.get(500) as string, args: limits, env: probe('mcc') })]);
       let echoKiB: SessionCost;
       let mccKiB: SessionCost;
       try {
-        echoKiB = await perSessionKiB(memory[0], sessions, snapshots);
-        mccKiB = await perSessionKiB(memory[1], sessions, snapshots);
+        echoKiB = await perSessionKiB(memory[0], sessions, join(heapDir, 'echo'));
+        mccKiB = await perSessionKiB(memory[1], sessions, join(heapDir, 'mcc'));
       } finally {
         await Promise.allSettled(memory.map((s) => s.stop()));
-        rmSync(snapshots, { recursive: true, force: true });
+        rmSync(heapDir, { recursive: true, force: true });
       }
       return [
         ...startFigures(times),
