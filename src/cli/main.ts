@@ -9,9 +9,7 @@ import { CatalogSource } from '../core/catalog-source';
 import { startServing, type RunningServer } from '../core/serve/serve';
 import { formatAuditLine } from '../core/audit';
 import { catalogPathProblem } from '../core/catalog/path-glob';
-import { cacheDirFromEnv } from '../core/cache/cache-dir';
-import { DirParseCache } from '../core/cache/parse-cache';
-import { join } from 'node:path';
+import { openParseCache } from '../core/cache/parse-cache';
 
 export interface CliHooks {
   /** Called once the server is up and has said where (bin.ts stores the code cache then). */
@@ -62,8 +60,7 @@ async function serve(args: ServeArgs, hooks: CliHooks): Promise<void> {
         ? { kind: 'stdio', ...(args.sessionKey ? { sessionKey: args.sessionKey } : {}) }
         : { kind: 'http', host: args.host, port: args.port, sessions: args.mcpSessions, stateless: args.stateless },
       prepare: async ({ runtime, fnResolver }) => {
-        const cacheDir = cacheDirFromEnv();
-        const parseCache = cacheDir ? DirParseCache.open(join(cacheDir, 'catalogs')) : undefined;
+        const parseCache = openParseCache();
         catalog = new CatalogSource(args.tools, { logger, fnResolver, ...(parseCache ? { parseCache } : {}), onLoad: (c) => runtime.setCatalog(c) });
         await catalog.load();
         if (args.watch) catalog.watch();

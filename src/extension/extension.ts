@@ -21,8 +21,7 @@ import { Trust } from './trust';
 import { ValueDocuments } from './value-documents';
 import { workspaceSessionKey } from './workspace-key';
 import { StartupTiming } from './startup-timing';
-import { DirParseCache } from '../core/cache/parse-cache';
-import { cacheDirFromEnv } from '../core/cache/cache-dir';
+import { openParseCache } from '../core/cache/parse-cache';
 
 let host: ServerHost | undefined;
 
@@ -52,8 +51,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<MccApi
   host = server;
   const diagnostics = new CatalogDiagnostics();
   // Parsed catalogs kept between sessions of the editor (a large catalog's YAML is read once).
-  const cacheDir = cacheDirFromEnv(process.env, context.globalStorageUri.fsPath);
-  const parseCache = cacheDir ? DirParseCache.open(join(cacheDir, 'catalogs')) : undefined;
+  const parseCache = openParseCache(process.env, context.globalStorageUri.fsPath);
   const catalog = new CatalogController(server, diagnostics, settings, () => trust.trusted, logger, parseCache);
   sub(terminals, diagnostics, catalog);
 

@@ -3,7 +3,7 @@
 // (cold, it was most of a large catalog's load).
 import { readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { privateDir } from './cache-dir';
+import { cacheDirFromEnv, privateDir } from './cache-dir';
 import { readOwnFile, writeWhole } from './cache-file';
 
 export interface ParseCache {
@@ -58,4 +58,14 @@ export class DirParseCache implements ParseCache {
       .sort((a, b) => a.at - b.at);
     for (const { f } of byAge.slice(0, entries.length - this.limits.maxEntries)) rmSync(join(this.dir, f), { force: true });
   }
+}
+
+/**
+ * The parse cache in the `catalogs` folder of the cache directory the
+ * environment names (`fallback`: the editor's own storage); none with
+ * MCC_CACHE_DIR=off or when that folder cannot be made private.
+ */
+export function openParseCache(env: NodeJS.ProcessEnv = process.env, fallback?: string): ParseCache | undefined {
+  const dir = cacheDirFromEnv(env, fallback);
+  return dir ? DirParseCache.open(join(dir, 'catalogs')) : undefined;
 }
