@@ -62,8 +62,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<MccApi
   let loaded: Promise<void> | undefined;
   const loadCatalog = (): Promise<void> => (loaded = catalog.reload());
   sub(toDisposable(server.onDidChangeState((s) => {
-    if (s === 'running') timing.listening();
-    if (s === 'running') loadCatalog().catch((e: unknown) => logger.error(`catalog load failed: ${String(e)}`));
+    if (s !== 'running') return;
+    timing.listening();
+    loadCatalog().catch((e: unknown) => logger.error(`catalog load failed: ${String(e)}`));
   })));
   /** Starts or restarts the server; if that fails, the catalog still loads (its diagnostics show). */
   const startWith = async (step: () => Promise<void>): Promise<void> => {
