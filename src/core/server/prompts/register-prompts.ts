@@ -35,7 +35,7 @@ const ARG_OBJECTS = { find_and_run: z.object(ARGS.find_and_run), explain_tool: z
 
 /** The prompts, and those whose `key` argument completes to tool keys. */
 export const PROMPT_NAMES: ReadonlySet<string> = new Set(Object.keys(ARGS));
-export const KEY_PROMPTS: ReadonlySet<string> = new Set(['explain_tool', 'debug_error']);
+export const KEY_PROMPTS: ReadonlySet<string> = new Set(Object.entries(ARGS).filter(([, args]) => 'key' in args).map(([name]) => name));
 
 export function registerPrompts(server: McpServer, ctx: McpSessionContext): void {
   const findAndRun = server.registerPrompt(
