@@ -78,25 +78,30 @@ function candidates(store: Record<string, unknown>): Candidate[] {
 // catalog changes (access-cache.ts); with thousands of tools, turning their
 // list into JSON and counting its bytes again for each run cost more than
 // the spawn. Frozen values cannot change, so their JSON is kept.
-const frozenJson = new WeakMap<object, string>();
-const frozenSizes = new WeakMap<object, Map<string, number>>();
+interface FrozenFacts {
+  json: string;
+  /** envEntryBytes by variable name. */
+  bytes: Map<string, number>;
+}
+const frozenFacts = new WeakMap<object, FrozenFacts>();
+
+/** What is kept of a frozen object value; undefined for any other value. */
+function factsOf(v: unknown): FrozenFacts | undefined {
+  if (v === null || typeof v !== 'object' || !Object.isFrozen(v)) return undefined;
+  let facts = frozenFacts.get(v);
+  if (!facts) frozenFacts.set(v, (facts = { json: JSON.stringify(v), bytes: new Map() }));
+  return facts;
+}
 
 function jsonOf(v: unknown): string {
-  if (v === null || typeof v !== 'object' || !Object.isFrozen(v)) return JSON.stringify(v);
-  let json = frozenJson.get(v);
-  if (json === undefined) {
-    json = JSON.stringify(v);
-    frozenJson.set(v, json);
-  }
-  return json;
+  return factsOf(v)?.json ?? JSON.stringify(v);
 }
 
 function frozenBytes(name: string, v: unknown, value: string): number {
-  if (v === null || typeof v !== 'object' || !Object.isFrozen(v)) return envEntryBytes(name, value);
-  let sizes = frozenSizes.get(v);
-  if (!sizes) frozenSizes.set(v, (sizes = new Map<string, number>()));
-  let bytes = sizes.get(name);
-  if (bytes === undefined) sizes.set(name, (bytes = envEntryBytes(name, value)));
+  const facts = factsOf(v);
+  if (!facts) return envEntryBytes(name, value);
+  let bytes = facts.bytes.get(name);
+  if (bytes === undefined) facts.bytes.set(name, (bytes = envEntryBytes(name, value)));
   return bytes;
 }
 
