@@ -1,10 +1,10 @@
 // Libraries most starts never call, loaded on first use: nunjucks (rendering
 // a command, or checking a template too complex to read without it), the
 // `yaml` package's document model (a catalog js-yaml declines, a users file),
-// js-yaml (a catalog the parse cache does not hold) and tinyglobby (a
-// catalog path that is a pattern) and better-sqlite3 (a SQLite store; not
-// a memory or Redis one). Loading the first two at start-up cost about 20 ms
-// of every start.
+// js-yaml (a catalog the parse cache does not hold), tinyglobby (a catalog
+// path that is a pattern) and better-sqlite3 (a SQLite store, not a memory
+// or Redis one). Loading the first two at start-up cost about 20 ms of
+// every start.
 /* eslint-disable @typescript-eslint/no-require-imports */
 import type * as Yaml from 'yaml';
 import type Nunjucks from 'nunjucks';

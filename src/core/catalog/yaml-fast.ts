@@ -12,10 +12,11 @@ export type YamlPath = ReadonlyArray<string | number>;
 
 let schema: Schema | undefined;
 function coreWithMerge(): Schema {
+  if (schema) return schema;
   const lib = jsYamlLib();
   // js-yaml exports its merge-key type at runtime; its type declarations omit it.
   const merge = (lib as unknown as { types: { merge: Type } }).types.merge;
-  return (schema ??= lib.CORE_SCHEMA.extend({ implicit: [merge] }));
+  return (schema = lib.CORE_SCHEMA.extend({ implicit: [merge] }));
 }
 // A document built on many aliases (a "billion laughs") is left to the careful
 // path, which caps how far aliases may expand.
