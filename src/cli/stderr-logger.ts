@@ -1,7 +1,7 @@
 // Logging for the headless server: everything on stderr, stdout stays clean
 // for the one JSON line (HTTP) or the protocol (stdio).
 import type { Logger } from '../core/host';
-import type { RunEvent, RunEventSink } from '../core/runner/types';
+import type { RunEvent, RunEventSink } from '../core/tool-run/contract';
 import { logField } from '../core/log-text';
 
 export function stderrLogger(debug = false): Logger {

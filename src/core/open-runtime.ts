@@ -5,13 +5,13 @@ import { SessionStore } from './session/store';
 import type { SessionStorage, StoreLimits } from './session/types';
 import { ExecExecutor } from './runner/exec-executor';
 import type { RunMode } from './runner/run-child';
-import type { RunEventSink } from './runner/types';
+import type { RunEventSink } from './tool-run/contract';
 import type { Clock, Logger } from './host';
 import type { FnResolver } from './catalog/fn-resolver';
 import { FnExecutor } from './fn/fn-executor';
 import { FnToolResolver } from './fn/fn-tool-resolver';
 import { MINIMAL_SECRETS, scrubbingEvents, scrubbingLogger, type ServerSecrets } from './secrets';
-import { RunKit } from './runner/run-kit';
+import { ToolRunner } from './runner/tool-runner';
 import type { ExposeMode } from './expose';
 
 export interface OpenRuntimeOptions {
@@ -63,7 +63,7 @@ export async function openRuntime(o: OpenRuntimeOptions): Promise<OpenedRuntime>
   const exec = new ExecExecutor({ ...hostOpts, ...output, defaultMode: o.execMode ?? 'pipe' });
   const fn = new FnExecutor(hostOpts);
   // One kit for both kinds: transform and cache_ttl work alike for exec and fn tools.
-  const kit = new RunKit({ secrets, ...(o.baseEnv ? { baseEnv: o.baseEnv } : {}), ...output, ...(o.clock ? { clock: o.clock } : {}) });
+  const kit = new ToolRunner({ secrets, ...(o.baseEnv ? { baseEnv: o.baseEnv } : {}), ...output, ...(o.clock ? { clock: o.clock } : {}) });
   const runtime = new Runtime({
     store,
     executors: { exec: kit.wrap(exec), fn: kit.wrap(fn) },

@@ -10,17 +10,17 @@ import { canAccess } from './access';
 import { AccessCache } from './access-cache';
 import { Emitter, type Clock, type Logger, silentLogger, systemClock } from './host';
 import { identityKeys, isReservedKey, type IdentityKeys, type Principal } from './identity';
-import type { ExecOutcome, RunEventSink, ToolExecutor } from './runner/types';
-import { nullEventSink, teeEventSinks } from './runner/types';
-import { ServerShutdown, ToolInputError } from './runner/errors';
-import { validateVariableName } from './session/names';
+import type { RunOutcome, RunEventSink, ToolExecutor } from './tool-run/contract';
+import { nullEventSink, teeEventSinks } from './tool-run/contract';
+import { ServerShutdown, ToolInputError } from './tool-run/errors';
+import { validateVariableName } from './session/variable-names';
 import { SessionError } from './session/errors';
 import type { SessionStoreApi } from './session/types';
 import { fail, ok, type ToolCallResult } from './tool-result';
-import { formatRunFailure, refusalDetails, runDetails } from './run-failure';
+import { formatRunFailure, refusalDetails, runDetails } from './call/run-answer';
 import type { AuditEntry } from './audit';
 import { boundText, logField } from './log-text';
-import { clipDepth, MAX_PARAMS_DEPTH, tooDeepParam } from './params-depth';
+import { clipDepth, MAX_PARAMS_DEPTH, tooDeepParam } from './call/params-depth';
 import { describeAnswer, searchAnswer } from './search/tool-listing';
 import type { SearchOptions } from './search/tool-search';
 import { MINIMAL_SECRETS, scrubSecrets, type ServerSecrets } from './secrets';
@@ -326,9 +326,9 @@ export class Runtime {
     executor: ToolExecutor,
     params: Record<string, unknown>,
     run: { runId: string; signal: AbortSignal; events: RunEventSink },
-  ): Promise<{ outcome: ExecOutcome; note: string }> {
+  ): Promise<{ outcome: RunOutcome; note: string }> {
     const writesBack = tool.kind === 'fn' && tool.takesContext;
-    const inSession = async (): Promise<{ outcome: ExecOutcome; note: string }> => {
+    const inSession = async (): Promise<{ outcome: RunOutcome; note: string }> => {
       const snapshot = await this.storeView(p, sessionKey);
       const outcome = await executor.run(tool, params, { ...run, caller: { user: p.user, sessionKey }, store: snapshot });
       const note = writesBack && outcome.contextOut ? await this.writeBack(p, sessionKey, tool.key, snapshot, outcome.contextOut) : '';

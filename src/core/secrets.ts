@@ -4,7 +4,7 @@
 // environment and out of the logs.
 import type { Logger } from './host';
 import type { UsersConfig } from './http/users-file';
-import type { RunEvent, RunEventSink } from './runner/types';
+import type { RunEvent, RunEventSink } from './tool-run/contract';
 
 /** The variable that carries the owner's bearer token. */
 export const OWNER_TOKEN_VAR = 'MCC_TOKEN';

@@ -12,7 +12,7 @@ import type { McpHttpServer } from '../core/http/http-server';
 import { loadUsersFile, type UsersConfig } from '../core/http/users-file';
 import type { AuditEntry, Runtime } from '../core/runtime';
 import { startServing, type RunningServer } from '../core/serve/serve';
-import type { RunEventSink } from '../core/runner/types';
+import type { RunEventSink } from '../core/tool-run/contract';
 import type { SessionStore } from '../core/session/store';
 import type { SessionStorage, StoreChange } from '../core/session/types';
 import { sweepIntervalMs, type Settings } from './settings';

@@ -2,7 +2,7 @@
 // and values through the store itself, so the UI enforces exactly what
 // set_session does (slug rule, reserved keys, size limits).
 import * as vscode from 'vscode';
-import { validateVariableName } from '../core/session/names';
+import { validateVariableName } from '../core/session/variable-names';
 import { SessionError } from '../core/session/errors';
 import type { SessionStoreApi } from '../core/session/types';
 import type { BucketNode, EntryNode, SessionNode } from './sessions-model';

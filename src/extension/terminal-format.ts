@@ -1,7 +1,7 @@
 // Terminal text for run events: a header with the (masked) command, the
 // output as the program wrote it, and a footer with exit code and duration.
 // ANSI colours only; the Pseudoterminal needs CRLF line ends.
-import type { RunEvent } from '../core/runner/types';
+import type { RunEvent } from '../core/tool-run/contract';
 import { shortKey } from './value-format';
 
 const RESET = '\x1b[0m';

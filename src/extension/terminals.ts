@@ -2,7 +2,7 @@
 // command, the live output, exit code and duration. Ctrl+C cancels the
 // runs shown in that terminal.
 import * as vscode from 'vscode';
-import type { RunEvent, RunEventSink } from '../core/runner/types';
+import type { RunEvent, RunEventSink } from '../core/tool-run/contract';
 import { formatCancelRequest, formatExited, formatOutput, formatStarted, terminalName } from './terminal-format';
 import type { Settings } from './settings';
 

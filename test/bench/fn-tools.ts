@@ -6,13 +6,13 @@ import { join } from 'node:path';
 import type { FnTool } from '../../src/core/catalog/types';
 import { JS_DIR, jsTool, pyTool } from '../unit/fn/helpers';
 import { FnExecutor } from '../../src/core/fn/fn-executor';
-import { RunKit } from '../../src/core/runner/run-kit';
-import { nullEventSink, type CallContext, type ToolExecutor } from '../../src/core/runner/types';
+import { ToolRunner } from '../../src/core/runner/tool-runner';
+import { nullEventSink, type RunContext, type ToolExecutor } from '../../src/core/tool-run/contract';
 import { verdict, type BenchGroup, type Figure } from './harness';
 
 const STORE = { user: 'bench', email: '', groups: ['admin'], tools: [] as string[] };
 
-function ctx(): CallContext {
+function ctx(): RunContext {
   return { runId: randomUUID(), caller: { user: 'bench', sessionKey: 'bench' }, store: STORE, events: nullEventSink };
 }
 
@@ -21,7 +21,7 @@ let kit: ToolExecutor | undefined;
 
 async function runFn(tool: FnTool, through: 'executor' | 'kit' = 'executor'): Promise<void> {
   fn ??= new FnExecutor({ poolSize: 2 });
-  kit ??= new RunKit().wrap(fn);
+  kit ??= new ToolRunner().wrap(fn);
   const r = await (through === 'kit' ? kit : fn).run(tool, {}, ctx());
   if (r.code !== 0 || r.value !== 'pong') throw new Error(`${tool.target} failed (code ${r.code}): ${r.stderr}`);
 }

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { execTool } from '../unit/catalog/tooldef';
 import { buildToolEnv, serverEnv } from '../../src/core/runner/env';
 import { ExecExecutor } from '../../src/core/runner/exec-executor';
-import { nullEventSink } from '../../src/core/runner/types';
+import { nullEventSink } from '../../src/core/tool-run/contract';
 import type { BenchGroup } from './harness';
 
 const FIXTURES = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'fn');

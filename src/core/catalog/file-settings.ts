@@ -1,7 +1,7 @@
 // File-level settings of a catalog file: groups, env, env_file, tools.
 import { describeValue } from './coerce';
-import { Reporter, readEnvMap, readString, readStringList, resolvePath } from './fields';
-import { toolNameProblem } from './names';
+import { Reporter, readEnvMap, readString, readStringList, resolvePath } from './field-readers';
+import { toolNameProblem } from './naming-rules';
 import type { FileDefaults } from './parse-tool';
 import type { RawFile } from './yaml-file';
 import type { CatalogDiagnostic } from './types';

@@ -11,7 +11,7 @@ import { readCatalogFile } from './yaml-file';
 import type { ParseCache } from '../cache/parse-cache';
 import { parseFileSettings } from './file-settings';
 import { parseTool } from './parse-tool';
-import { paramNameProblem, toolKey, toolNameProblem } from './names';
+import { paramNameProblem, toolKey, toolNameProblem } from './naming-rules';
 import { expandGlob, isGlob } from './path-glob';
 import { checkDirectNames } from './direct-names';
 

@@ -1,8 +1,8 @@
 // The `params:` (alias `parameters:`) list of a tool entry.
 import type { ParamSpec, ParamType } from './types';
 import { coerceValue, describeValue, isPlainObject } from './coerce';
-import { readBool, readText, type Reporter } from './fields';
-import { paramNameProblem } from './names';
+import { readBool, readText, type Reporter } from './field-readers';
+import { paramNameProblem } from './naming-rules';
 import type { YamlPath } from './yaml-file';
 
 export const PARAM_TYPES: readonly ParamType[] = ['str', 'int', 'float', 'bool', 'list', 'dict'];

@@ -1,8 +1,8 @@
 // One `tools:` entry -> a ToolDef (key filled in later by the loader).
 import type { CatalogDiagnostic, FnTool, Limits, ToolAnnotations, ToolBase, ToolDef } from './types';
 import { describeValue, isPlainObject } from './coerce';
-import { Reporter, readBool, readEnvMap, readPassthrough, readPositive, readString, readStringList, readText, resolvePath } from './fields';
-import { toolNameProblem } from './names';
+import { Reporter, readBool, readEnvMap, readPassthrough, readPositive, readString, readStringList, readText, resolvePath } from './field-readers';
+import { toolNameProblem } from './naming-rules';
 import { parseParams } from './parse-params';
 import { curlCommand, curlQuotesUrl } from './curl';
 import { parseFnTarget } from './fn-target';

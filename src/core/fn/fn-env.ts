@@ -3,7 +3,7 @@
 import { delimiter } from 'node:path';
 import type { FnTool } from '../catalog/types';
 import { buildToolEnv, isContextVar, type ServerEnv, type ToolEnv } from '../runner/env';
-import type { CallContext } from '../runner/types';
+import type { RunContext } from '../tool-run/contract';
 
 /** The folder a fn tool runs in and imports from: its cwd, else its catalog's folder. */
 export function toolFolder(tool: FnTool): string {
@@ -30,7 +30,7 @@ export function withoutContextVars(env: Record<string, string>): Record<string, 
  * callers, who all share one user name, also the session. Module globals a
  * tool keeps never cross from one to another (buckets never do either).
  */
-export function warmPartition(ctx: Pick<CallContext, 'caller' | 'store'>): string {
+export function warmPartition(ctx: Pick<RunContext, 'caller' | 'store'>): string {
   const storeUser = typeof ctx.store.user === 'string' ? ctx.store.user : '';
   const anonymous = ctx.caller.user === 'anonymous' || storeUser === 'anonymous';
   return JSON.stringify(anonymous ? [ctx.caller.user, storeUser, ctx.caller.sessionKey] : [ctx.caller.user, storeUser]);

@@ -1,13 +1,13 @@
 // Runs function tools: JavaScript in a pool of worker threads, Python in a
 // pool of warm runner processes (one call at a time each; a subprocess of
 // its own per call when they are all busy or the tool has Unix limits). Every run reports started / output / exited
-// events. The runtime applies the write-back from ExecOutcome.contextOut.
+// events. The runtime applies the write-back from RunOutcome.contextOut.
 import { availableParallelism } from 'node:os';
 import type { FnTool, ToolDef } from '../catalog/types';
 import { silentLogger, systemClock, type Logger } from '../host';
-import { ToolInputError } from '../runner/errors';
+import { ToolInputError } from '../tool-run/errors';
 import { lastLine } from '../runner/outcome-text';
-import type { CallContext, ExecOutcome, RunEventMode, ToolExecutor } from '../runner/types';
+import type { RunContext, RunOutcome, RunEventMode, ToolExecutor } from '../tool-run/contract';
 import { callJsTool } from './js/js-call';
 import { WorkerPool } from './js/worker-pool';
 import { callPythonTool } from './python/python-call';
@@ -63,11 +63,11 @@ export class FnExecutor implements ToolExecutor {
     return { command: tool.target, mode: tool.language === 'js' ? 'worker' : 'python' };
   }
 
-  async run(tool: ToolDef, params: Record<string, unknown>, ctx: CallContext): Promise<ExecOutcome> {
+  async run(tool: ToolDef, params: Record<string, unknown>, ctx: RunContext): Promise<RunOutcome> {
     if (tool.kind !== 'fn') throw new Error(`the function runtime cannot run ${tool.kind} tool '${tool.key}'`);
     const t0 = performance.now();
     ctx.events.emit({ type: 'started', runId: ctx.runId, toolKey: tool.key, caller: ctx.caller, at: systemClock.now(), ...this.describe(tool) });
-    let outcome: ExecOutcome | undefined;
+    let outcome: RunOutcome | undefined;
     let failure: string | undefined;
     try {
       if (this.disposed) throw new ToolInputError('the function runtime is shutting down');

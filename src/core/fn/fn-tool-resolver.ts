@@ -17,7 +17,7 @@ import { missingInterpreterMessage, resolveInterpreter } from './python/interpre
 import { pythonToolEnv, toolFolder } from './fn-env';
 import { buildToolEnv, serverEnv, type ServerEnv } from '../runner/env';
 import { lastLine } from '../runner/outcome-text';
-import { ToolInputError } from '../runner/errors';
+import { ToolInputError } from '../tool-run/errors';
 import { scrubSecrets, type ServerSecrets } from '../secrets';
 
 export interface FnToolResolverOptions {

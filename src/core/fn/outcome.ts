@@ -1,8 +1,8 @@
 // Builds the outcomes of one fn call, all timed from the same start.
-import type { ExecOutcome } from '../runner/types';
+import type { RunOutcome } from '../tool-run/contract';
 import type { PrintedOutput } from './printed-output';
 
-export type OutcomeOf = (code: number, stdout: string, stderr: string, extra?: Partial<ExecOutcome>) => ExecOutcome;
+export type OutcomeOf = (code: number, stdout: string, stderr: string, extra?: Partial<RunOutcome>) => RunOutcome;
 
 export function outcomeSince(t0: number, printed?: PrintedOutput): OutcomeOf {
   return (code, stdout, stderr, extra = {}) => ({

@@ -1,6 +1,6 @@
 // What a function tool printed while it ran: reported as run events as it
 // comes, and kept (bounded) for the outcome's stdout/stderr.
-import type { CallContext } from '../runner/types';
+import type { RunContext } from '../tool-run/contract';
 
 const DEFAULT_CAP = 1024 * 1024;
 
@@ -10,7 +10,7 @@ export class PrintedOutput {
   private cut = 0;
 
   constructor(
-    private readonly ctx: Pick<CallContext, 'runId' | 'events'>,
+    private readonly ctx: Pick<RunContext, 'runId' | 'events'>,
     private readonly cap = DEFAULT_CAP,
   ) {}
 

@@ -2,7 +2,7 @@
 // text events show, where override values (secrets) are masked.
 import type { ExecTool } from '../catalog/types';
 import { renderTemplate, TemplateError } from '../template/render';
-import { ToolInputError } from './errors';
+import { ToolInputError } from '../tool-run/errors';
 
 export function render(template: string, params: Record<string, unknown>, what: string): string {
   const nul = paramWithNul(params);

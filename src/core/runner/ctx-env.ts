@@ -14,7 +14,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { envBudget, envEntryBytes, type EnvBudget } from './env-limits';
-import { ToolInputError } from './errors';
+import { ToolInputError } from '../tool-run/errors';
 
 export const CTX_PREFIX = 'MCC_CTX';
 export const CTX_FILE = 'MCC_CTX_FILE';

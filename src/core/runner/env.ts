@@ -14,7 +14,7 @@ import { holdsSecret, MINIMAL_SECRETS, type ServerSecrets } from '../secrets';
 import { contextEnv, CTX_PREFIX } from './ctx-env';
 import { DotenvError, readDotenvFile, type EnvLookup } from './dotenv';
 import type { EnvBudget } from './env-limits';
-import { ToolInputError } from './errors';
+import { ToolInputError } from '../tool-run/errors';
 
 /** Server variables every tool gets (LC_* too): what programs need to run, nothing secret. */
 export const ENV_FLOOR = ['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'TERM', 'TZ', 'TMPDIR'] as const;

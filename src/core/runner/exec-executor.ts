@@ -1,6 +1,6 @@
 // Runs exec (and expanded curl) tools: render the command, build the
 // environment, run `/bin/sh -c` in its own process group under the tool's
-// limits, and answer an ExecOutcome. Every run reports started / output /
+// limits, and answer an RunOutcome. Every run reports started / output /
 // exited events. The transform and cache_ttl are the run kit's (run-kit.ts),
 // shared with function tools.
 import { statSync } from 'node:fs';
@@ -10,14 +10,14 @@ import { silentLogger, systemClock, type Clock, type Logger } from '../host';
 import { markerOf } from './capped-output';
 import { render, shownCommand } from './command-render';
 import { buildToolEnv, serverEnv, type ServerEnv, type ToolEnv } from './env';
-import { ToolInputError } from './errors';
-import { judgeExit, limitedShellArgs } from './limits';
+import { ToolInputError } from '../tool-run/errors';
+import { explainExit, limitedShellArgs } from './limits';
 import { appendLine, lastLine, notFoundHint, stopNote, type StopReason } from './outcome-text';
 import { RunStop } from './run-stop';
 import { paramsJson } from '../catalog/py-json';
 import { PtySpawnError, runChild, type ChildResult, type PtyModule, type RunMode } from './run-child';
 import { cleanTerminalText } from './terminal-text';
-import type { CallContext, ExecOutcome, ToolExecutor } from './types';
+import type { RunContext, RunOutcome, ToolExecutor } from '../tool-run/contract';
 import type { ServerSecrets } from '../secrets';
 
 export interface ExecExecutorOptions {
@@ -90,7 +90,7 @@ export class ExecExecutor implements ToolExecutor {
     return { command: shownCommand(tool, params), mode: this.modeFor(tool) };
   }
 
-  async run(tool: ToolDef, params: Record<string, unknown>, ctx: CallContext): Promise<ExecOutcome> {
+  async run(tool: ToolDef, params: Record<string, unknown>, ctx: RunContext): Promise<RunOutcome> {
     if (tool.kind !== 'exec') throw new Error(`the exec runtime cannot run ${tool.kind} tool '${tool.key}'`);
     const t0 = performance.now();
     const shown = shownCommand(tool, params);
@@ -110,7 +110,7 @@ export class ExecExecutor implements ToolExecutor {
     }
 
     started(prep.mode);
-    let outcome: ExecOutcome | undefined;
+    let outcome: RunOutcome | undefined;
     try {
       outcome = await this.track(tool, params, ctx, prep, t0);
       return outcome;
@@ -129,7 +129,7 @@ export class ExecExecutor implements ToolExecutor {
     await Promise.allSettled(runs.map((r) => r.done));
   }
 
-  private prepare(tool: ExecTool, params: Record<string, unknown>, ctx: CallContext): Prepared {
+  private prepare(tool: ExecTool, params: Record<string, unknown>, ctx: RunContext): Prepared {
     const command = render(tool.command, params, 'command');
     if (tool.cwd !== undefined) checkFolder(tool.cwd);
     const timeout = tool.limits.timeout;
@@ -171,7 +171,7 @@ export class ExecExecutor implements ToolExecutor {
   }
 
   // Registers the run so dispose() can stop it, and wires timeout and abort.
-  private async track(tool: ExecTool, params: Record<string, unknown>, ctx: CallContext, prep: Prepared, t0: number): Promise<ExecOutcome> {
+  private async track(tool: ExecTool, params: Record<string, unknown>, ctx: RunContext, prep: Prepared, t0: number): Promise<RunOutcome> {
     const timeout = tool.limits.timeout;
     const stop = new RunStop(ctx.signal, timeout !== undefined ? timeout * 1000 : undefined);
     const done = this.execute(tool, params, ctx, prep, stop.signal, () => stop.reason, t0);
@@ -188,14 +188,14 @@ export class ExecExecutor implements ToolExecutor {
   private async execute(
     tool: ExecTool,
     params: Record<string, unknown>,
-    ctx: CallContext,
+    ctx: RunContext,
     prep: Prepared,
     signal: AbortSignal,
     stopReason: () => StopReason | undefined,
     t0: number,
-  ): Promise<ExecOutcome> {
-    let flags: Pick<ExecOutcome, 'truncated' | 'terminal'> = {};
-    const finish = (code: number, stdout: string, stderr: string): ExecOutcome => ({
+  ): Promise<RunOutcome> {
+    let flags: Pick<RunOutcome, 'truncated' | 'terminal'> = {};
+    const finish = (code: number, stdout: string, stderr: string): RunOutcome => ({
       code,
       stdout,
       stderr,
@@ -223,7 +223,7 @@ export class ExecExecutor implements ToolExecutor {
     if (main.aborted || signal.aborted) {
       return finish(-1, stdout + markOut, appendLine(stderr + markErr, stoppedNote()));
     }
-    const { code, note } = judgeExit(main, tool.limits, `${stdout}\n${stderr}`);
+    const { code, note } = explainExit(main, tool.limits, `${stdout}\n${stderr}`);
     stderr = appendLine(stderr + markErr, note);
     stderr = appendLine(stderr, notFoundHint(prep.env, code, `${stdout}\n${stderr}`));
     return finish(code, stdout + markOut, stderr);

@@ -11,7 +11,7 @@
 // exit whose output mentions memory, and a death by one of those signals.
 import { constants } from 'node:os';
 import type { Limits } from '../catalog/types';
-import { ToolInputError } from './errors';
+import { ToolInputError } from '../tool-run/errors';
 
 const SIG = constants.signals;
 
@@ -102,7 +102,7 @@ export function memoryExitNote(code: number, output: string, limits: Limits): st
 }
 
 /** The outcome code of a finished shell (negative for a signal), and what to say about it. */
-export function judgeExit(child: { code: number | null; signal: number | null }, limits: Limits, output: string): { code: number; note: string } {
+export function explainExit(child: { code: number | null; signal: number | null }, limits: Limits, output: string): { code: number; note: string } {
   if (child.signal !== null) return { code: -child.signal, note: signalNote(child.signal, limits) };
   const code = child.code ?? -1;
   const sig = signalFromShellCode(code, limits);

@@ -3,7 +3,7 @@
 // tool's output may depend on MCC_CTX*), so two callers never share a hit.
 import { createHash } from 'node:crypto';
 import type { Clock } from '../host';
-import type { ExecOutcome } from './types';
+import type { RunOutcome } from '../tool-run/contract';
 
 /** JSON with object keys sorted at every level, so equal values give equal text. */
 export function stableJson(value: unknown): string {
@@ -26,7 +26,7 @@ export function cacheKey(toolKey: string, params: Record<string, unknown>, store
 }
 
 interface Entry {
-  outcome: ExecOutcome;
+  outcome: RunOutcome;
   expiresAt: number;
 }
 
@@ -38,7 +38,7 @@ export class ResultCache {
     private readonly clock: Clock,
   ) {}
 
-  get(key: string): ExecOutcome | undefined {
+  get(key: string): RunOutcome | undefined {
     const e = this.entries.get(key);
     if (!e) return undefined;
     if (this.clock.now() >= e.expiresAt) {
@@ -51,7 +51,7 @@ export class ResultCache {
     return { ...e.outcome };
   }
 
-  set(key: string, outcome: ExecOutcome, ttlSeconds: number): void {
+  set(key: string, outcome: RunOutcome, ttlSeconds: number): void {
     if (this.maxEntries <= 0) return;
     this.entries.delete(key);
     this.entries.set(key, { outcome: { ...outcome }, expiresAt: this.clock.now() + ttlSeconds * 1000 });

@@ -1,6 +1,6 @@
 // How a running child is stopped, and why: the caller's abort (cancelled),
 // its time budget (timeout) or a shutdown. The first reason wins.
-import { stopReasonOf } from './errors';
+import { stopReasonOf } from '../tool-run/errors';
 import type { StopReason } from './outcome-text';
 
 export class RunStop {

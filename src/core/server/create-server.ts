@@ -2,7 +2,7 @@
 // `everything` example does), bound to the connection's principal.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { McpSessionContext } from './session-context';
-import { ConnectionFeedback } from './run-feedback';
+import { ConnectionFeedback } from './call-feedback';
 import { registerSearch } from './tools/search';
 import { registerExecute } from './tools/execute';
 import { registerDescribeTools } from './tools/describe-tools';

@@ -7,7 +7,7 @@ import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server
 import { directToolName } from '../catalog/direct-names';
 import { formatSignature } from '../catalog/signature';
 import type { ToolDef } from '../catalog/types';
-import { answerCatalogCall } from './elicitation';
+import { answerCatalogCall } from './catalog-call';
 import { exposure } from '../expose';
 import type { McpSessionContext } from './session-context';
 import { inputSchemaOf, passThroughSchema } from './tool-schema';

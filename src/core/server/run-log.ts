@@ -4,7 +4,7 @@
 // lines are batched and budgeted, so a chatty tool cannot flood the client.
 import type { LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
 import { cleanTerminalText } from '../runner/terminal-text';
-import type { RunEvent, RunEventSink } from '../runner/types';
+import type { RunEvent, RunEventSink } from '../tool-run/contract';
 
 export type SendLog = (level: LoggingLevel, logger: string, data: string) => void;
 

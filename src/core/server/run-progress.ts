@@ -6,7 +6,7 @@
 // it has one.
 import { systemClock, type Clock } from '../host';
 import { cleanTerminalText } from '../runner/terminal-text';
-import type { RunEvent, RunEventSink } from '../runner/types';
+import type { RunEvent, RunEventSink } from '../tool-run/contract';
 
 export interface ProgressUpdate {
   progress: number;

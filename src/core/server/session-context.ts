@@ -3,7 +3,7 @@ import type { Runtime } from '../runtime';
 import type { Principal } from '../identity';
 import type { ToolCallResult } from '../tool-result';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { ConnectionFeedback } from './run-feedback';
+import type { ConnectionFeedback } from './call-feedback';
 
 /** The subset of the SDK's request extra the handlers read. */
 export interface HandlerExtra {

@@ -4,7 +4,7 @@
 
 import { silentLogger, type Logger } from '../host';
 import { jsonProblem, utf8Bytes } from './json-value';
-import { validateVariableName } from './names';
+import { validateVariableName } from './variable-names';
 import type { BucketRecord, StoredBucket } from './types';
 
 /** Size of the bucket's variables as one JSON object, in UTF-8 bytes. */

@@ -13,7 +13,7 @@ import { varsObject } from './bucket-record';
 import { SessionError } from './errors';
 import { jsonProblem, utf8Bytes } from './json-value';
 import { KeyedMutex } from './keyed-mutex';
-import { validateVariableName } from './names';
+import { validateVariableName } from './variable-names';
 import { TouchQueue } from './touch-queue';
 import {
   DEFAULT_LIMITS,

@@ -7,7 +7,7 @@
 
 import { isReservedKey } from '../identity';
 import { jsonEqual, jsonProblem } from './json-value';
-import { validateVariableName } from './names';
+import { validateVariableName } from './variable-names';
 
 export type WriteBackPlan =
   | {

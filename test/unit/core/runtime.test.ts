@@ -6,7 +6,7 @@ import { Runtime, type AuditEntry } from '../../../src/core/runtime';
 import { SessionStore } from '../../../src/core/session/store';
 import { MemoryStorage } from '../../../src/core/session/memory-storage';
 import type { ExecTool, FnTool, ToolDef } from '../../../src/core/catalog/types';
-import type { CallContext, ExecOutcome, ToolExecutor } from '../../../src/core/runner/types';
+import type { RunContext, RunOutcome, ToolExecutor } from '../../../src/core/tool-run/contract';
 import type { Principal } from '../../../src/core/identity';
 import { serverSecrets } from '../../../src/core/secrets';
 
@@ -22,9 +22,9 @@ const execTool: ExecTool = {
 const fnTool: FnTool = { ...base, kind: 'fn', key: 't.fn', name: 'fn', params: [], language: 'js', target: './m.mjs:f', takesContext: true };
 
 class FakeExecutor implements ToolExecutor {
-  calls: Array<{ tool: ToolDef; params: Record<string, unknown>; ctx: CallContext }> = [];
-  constructor(private readonly answer: (ctx: CallContext) => Promise<ExecOutcome> | ExecOutcome) {}
-  async run(tool: ToolDef, params: Record<string, unknown>, ctx: CallContext): Promise<ExecOutcome> {
+  calls: Array<{ tool: ToolDef; params: Record<string, unknown>; ctx: RunContext }> = [];
+  constructor(private readonly answer: (ctx: RunContext) => Promise<RunOutcome> | RunOutcome) {}
+  async run(tool: ToolDef, params: Record<string, unknown>, ctx: RunContext): Promise<RunOutcome> {
     this.calls.push({ tool, params, ctx });
     return this.answer(ctx);
   }
@@ -116,10 +116,10 @@ describe('Runtime', () => {
   });
 
   test('cancelRun aborts the signal of that run only', async () => {
-    let seen: CallContext | undefined;
+    let seen: RunContext | undefined;
     const exec = new FakeExecutor(
       (ctx) =>
-        new Promise<ExecOutcome>((resolve) => {
+        new Promise<RunOutcome>((resolve) => {
           seen = ctx;
           ctx.signal?.addEventListener('abort', () => resolve({ code: -1, stdout: '', stderr: 'cancelled', durationMs: 1 }));
         }),

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseUsers } from '../../../src/core/http/users-file';
 import { holdsSecret, scrubbingEvents, scrubbingLogger, scrubSecrets, serverSecrets } from '../../../src/core/secrets';
-import type { RunEvent } from '../../../src/core/runner/types';
+import type { RunEvent } from '../../../src/core/tool-run/contract';
 
 const SHA = 'ab'.repeat(32);
 

@@ -10,7 +10,7 @@ import { loadCatalog } from '../../../src/core/catalog/load';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { silentLogger } from '../../../src/core/host';
-import { nullEventSink } from '../../../src/core/runner/types';
+import { nullEventSink } from '../../../src/core/tool-run/contract';
 import { bucketIdOf } from '../../../src/core/session/store';
 import { BUCKET_KEY_PREFIX, MementoStorage } from '../../../src/extension/memento-storage';
 import { ServerHost, type ServerHostOptions } from '../../../src/extension/server-host';

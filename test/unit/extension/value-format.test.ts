@@ -1,7 +1,7 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { describeValue, formatAgo, formatExpiresIn, parseValueInput, shortKey, valueToInput } from '../../../src/extension/value-format';
-import { validateVariableName } from '../../../src/core/session/names';
+import { validateVariableName } from '../../../src/core/session/variable-names';
 
 void describe('value formatting', () => {
   void test('values render by type', () => {

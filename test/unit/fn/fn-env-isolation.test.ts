@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { FnTool } from '../../../src/core/catalog/types';
 import { FnExecutor } from '../../../src/core/fn/fn-executor';
 import { FnToolResolver } from '../../../src/core/fn/fn-tool-resolver';
-import type { CallContext } from '../../../src/core/runner/types';
+import type { RunContext } from '../../../src/core/tool-run/contract';
 import { serverSecrets } from '../../../src/core/secrets';
 import { silentLogger } from '../../../src/core/host';
 import { ALICE, jsTool, pyTool } from './helpers';
@@ -23,7 +23,7 @@ const BOB = { ...ALICE, user: 'bob', email: 'bob@example.com' };
 // The interpreter itself, not a version manager's shim that edits PATH on its way.
 const PYTHON = execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim();
 
-function ctxOf(store: Record<string, unknown>, sessionKey = 's1'): CallContext {
+function ctxOf(store: Record<string, unknown>, sessionKey = 's1'): RunContext {
   return { runId: randomUUID(), caller: { user: String(store.user), sessionKey }, store, events: { emit: () => undefined } };
 }
 

@@ -1,7 +1,7 @@
 // Hand-built function tools and call contexts for the fn tests.
 import { join } from 'node:path';
 import type { FnTool } from '../../../src/core/catalog/types';
-import type { RunEvent } from '../../../src/core/runner/types';
+import type { RunEvent } from '../../../src/core/tool-run/contract';
 
 export const FIXTURES = join(__dirname, '..', '..', '..', '..', 'test', 'fixtures', 'fn');
 export const JS_DIR = join(FIXTURES, 'js');

@@ -14,12 +14,12 @@ import type { FnTool } from '../../../src/core/catalog/types';
 import { FnExecutor } from '../../../src/core/fn/fn-executor';
 import { parseAnswer, warmPartition } from '../../../src/core/fn/python/python-call';
 import { isAlive } from '../../../src/core/runner/process-tree';
-import type { CallContext } from '../../../src/core/runner/types';
+import type { RunContext } from '../../../src/core/tool-run/contract';
 import { ALICE, pyTool } from './helpers';
 
 const ANON = { user: 'anonymous', email: '', groups: ['public'], tools: ['test.tool'] };
 
-function ctxOf(store: Record<string, unknown>, sessionKey: string): CallContext {
+function ctxOf(store: Record<string, unknown>, sessionKey: string): RunContext {
   return {
     runId: randomUUID(),
     caller: { user: typeof store.user === 'string' ? store.user : 'anonymous', sessionKey },

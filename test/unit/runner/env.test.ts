@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildToolEnv, serverEnv, type ServerEnv } from '../../../src/core/runner/env';
 import type { ExecTool } from '../../../src/core/catalog/types';
-import { ToolInputError } from '../../../src/core/runner/errors';
+import { ToolInputError } from '../../../src/core/tool-run/errors';
 import { ExecExecutor } from '../../../src/core/runner/exec-executor';
-import { RunKit } from '../../../src/core/runner/run-kit';
+import { ToolRunner } from '../../../src/core/runner/tool-runner';
 import { serverSecrets } from '../../../src/core/secrets';
 import { envBudget, linuxArgMax } from '../../../src/core/runner/env-limits';
 import { spawnSync } from 'node:child_process';
@@ -268,7 +268,7 @@ describe('environment of a real subprocess', () => {
     for (let i = 0; i < 16; i++) store[`v${i}`] = 'z'.repeat(65000);
     const tool = execTool({ command: 'stat -c %a "$MCC_CTX_FILE"; echo "$MCC_CTX_FILE"', transform: 'cat; wc -c < "$MCC_CTX_FILE"' });
     // The transform is the run kit's, as in the runtime: it has its own environment, and so its own file.
-    const out = await new RunKit({ baseEnv: { PATH: HOST_PATH } }).wrap(ex).run(tool, {}, call(store).ctx);
+    const out = await new ToolRunner({ baseEnv: { PATH: HOST_PATH } }).wrap(ex).run(tool, {}, call(store).ctx);
     assert.equal(out.code, 0, out.stderr);
     const [mode, file, size] = out.stdout.trim().split('\n');
     assert.equal(mode, '600');

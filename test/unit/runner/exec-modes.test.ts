@@ -4,9 +4,9 @@ import assert from 'node:assert/strict';
 import { realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from '../../../src/core/host';
-import { ToolInputError } from '../../../src/core/runner/errors';
+import { ToolInputError } from '../../../src/core/tool-run/errors';
 import { ExecExecutor } from '../../../src/core/runner/exec-executor';
-import type { RunEvent } from '../../../src/core/runner/types';
+import type { RunEvent } from '../../../src/core/tool-run/contract';
 import { FIXTURES, HOST_PATH, call, execTool, param, tempDir } from './helpers';
 
 const PATH_ENV = { PATH: HOST_PATH };

@@ -4,15 +4,15 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ExecTool, ParamSpec } from '../../../src/core/catalog/types';
-import type { CallContext, RunEvent } from '../../../src/core/runner/types';
+import type { RunContext, RunEvent } from '../../../src/core/tool-run/contract';
 import { isAlive } from '../../../src/core/runner/process-tree';
 import { ExecExecutor, type ExecExecutorOptions } from '../../../src/core/runner/exec-executor';
-import { RunKit } from '../../../src/core/runner/run-kit';
-import type { ToolExecutor } from '../../../src/core/runner/types';
+import { ToolRunner } from '../../../src/core/runner/tool-runner';
+import type { ToolExecutor } from '../../../src/core/tool-run/contract';
 
 /** An exec executor inside the run kit (transform, cache_ttl), as the runtime uses it. */
 export function keptExec(opts: ExecExecutorOptions = {}): ToolExecutor {
-  const kit = new RunKit({
+  const kit = new ToolRunner({
     ...(opts.baseEnv ? { baseEnv: opts.baseEnv } : {}),
     ...(opts.killGraceMs !== undefined ? { killGraceMs: opts.killGraceMs } : {}),
     ...(opts.maxOutputBytes !== undefined ? { maxOutputBytes: opts.maxOutputBytes } : {}),
@@ -48,13 +48,13 @@ export function param(name: string, extra: Partial<ParamSpec> = {}): ParamSpec {
 export const ALICE = { user: 'alice', email: 'alice@example.com', groups: ['admin', 'osint'], tools: ['test.tool'] };
 
 export interface TestCall {
-  ctx: CallContext;
+  ctx: RunContext;
   events: RunEvent[];
 }
 
 export function call(store: Record<string, unknown> = ALICE, signal?: AbortSignal): TestCall {
   const events: RunEvent[] = [];
-  const ctx: CallContext = {
+  const ctx: RunContext = {
     runId: randomUUID(),
     caller: { user: typeof store.user === 'string' ? store.user : 'anonymous', sessionKey: 's1' },
     store,

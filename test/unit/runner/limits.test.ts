@@ -2,7 +2,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { limitedShellArgs, memoryExitNote, signalFromShellCode, signalNote } from '../../../src/core/runner/limits';
-import { ToolInputError } from '../../../src/core/runner/errors';
+import { ToolInputError } from '../../../src/core/tool-run/errors';
 
 describe('limits', () => {
   test('without Unix limits the command runs as sh -c', () => {

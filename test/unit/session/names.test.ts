@@ -1,7 +1,7 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { RESERVED_KEYS } from '../../../src/core/identity';
-import { isValidVariableName, validateVariableName } from '../../../src/core/session/names';
+import { isValidVariableName, validateVariableName } from '../../../src/core/session/variable-names';
 
 void describe('validateVariableName', () => {
   void test('accepts slugs', () => {

@@ -1,13 +1,13 @@
 // One call of a JavaScript fn tool on the worker pool, answered as an
-// ExecOutcome: the value as JSON on success, the error and its stack when
+// RunOutcome: the value as JSON on success, the error and its stack when
 // the tool threw, code -1 when it was stopped.
 import { statSync } from 'node:fs';
 import type { FnTool } from '../../catalog/types';
 import { appendLine } from '../../runner/outcome-text';
 import { buildToolEnv, type ServerEnv } from '../../runner/env';
 import { warmPartition } from '../fn-env';
-import { ToolInputError } from '../../runner/errors';
-import type { CallContext, ExecOutcome } from '../../runner/types';
+import { ToolInputError } from '../../tool-run/errors';
+import type { RunContext, RunOutcome } from '../../tool-run/contract';
 import { PrintedOutput } from '../printed-output';
 import { outcomeSince } from '../outcome';
 import type { JsResult, WorkerPool } from './worker-pool';
@@ -21,10 +21,10 @@ export async function callJsTool(
   pool: WorkerPool,
   tool: FnTool,
   params: Record<string, unknown>,
-  ctx: CallContext,
+  ctx: RunContext,
   s: JsCallSettings,
   t0: number,
-): Promise<ExecOutcome> {
+): Promise<RunOutcome> {
   const modulePath = tool.modulePath;
   if (!modulePath || !tool.exportName) throw new ToolInputError(`fn '${tool.target}' names no JavaScript module and export`);
   let mtimeMs: number;

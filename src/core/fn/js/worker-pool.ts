@@ -9,7 +9,7 @@
 // tool's own (runner/env.ts), in place while its module loads and runs.
 import { Worker } from 'node:worker_threads';
 import { workerScriptPath } from '../assets';
-import { stopReasonOf } from '../../runner/errors';
+import { stopReasonOf } from '../../tool-run/errors';
 
 export interface JsJob {
   type: 'call' | 'probe';

@@ -1,5 +1,5 @@
 // One call of a Python fn tool: a runner of the tool's interpreter in the
-// tool's folder, answered as an ExecOutcome. The runner is a warm process
+// tool's folder, answered as an RunOutcome. The runner is a warm process
 // from the pool (see python-pool.ts: a call may wait for one to free), else
 // a subprocess of its own. Tools with Unix limits (mem_mb, cpu_sec, fsize_mb, nofile) always
 // get their own: a limit applies to a whole process and must never stay on
@@ -7,10 +7,10 @@
 import { statSync } from 'node:fs';
 import { constants } from 'node:os';
 import type { FnTool } from '../../catalog/types';
-import { ToolInputError } from '../../runner/errors';
+import { ToolInputError } from '../../tool-run/errors';
 import { hasUnixLimits, memoryExitNote, signalNote } from '../../runner/limits';
 import { appendLine } from '../../runner/outcome-text';
-import type { CallContext, ExecOutcome } from '../../runner/types';
+import type { RunContext, RunOutcome } from '../../tool-run/contract';
 import { pythonToolEnv, toolFolder, warmPartition } from '../fn-env';
 import type { ServerEnv } from '../../runner/env';
 import { PrintedOutput } from '../printed-output';
@@ -38,10 +38,10 @@ type RunnerAnswer =
 export async function callPythonTool(
   tool: FnTool,
   params: Record<string, unknown>,
-  ctx: CallContext,
+  ctx: RunContext,
   s: PythonCallSettings,
   t0: number,
-): Promise<ExecOutcome> {
+): Promise<RunOutcome> {
   const interpreter = interpreterOf(tool, s.server.vars);
   const cwd = toolFolder(tool);
   checkFolder(cwd);
@@ -61,7 +61,7 @@ export async function callPythonTool(
 async function run(
   tool: FnTool,
   params: Record<string, unknown>,
-  ctx: CallContext,
+  ctx: RunContext,
   s: PythonCallSettings,
   where: { interpreter: string; cwd: string; env: Record<string, string>; onOutput: (stream: 'stdout' | 'stderr', data: string) => void },
 ): Promise<PythonRunResult> {
@@ -89,7 +89,7 @@ function answerOf(
   r: PythonRunResult,
   { interpreter, printed, timeoutSec }: { interpreter: string; printed: PrintedOutput; timeoutSec: number },
   t0: number,
-): ExecOutcome {
+): RunOutcome {
   const done = outcomeSince(t0, printed);
 
   if (r.stopped) {

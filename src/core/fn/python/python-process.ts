@@ -10,7 +10,7 @@ import { hasUnixLimits, limitedShellArgs } from '../../runner/limits';
 import { killProcessTree } from '../../runner/process-tree';
 import { shellQuote } from '../../template/quote';
 import { pythonRunnerPath } from '../assets';
-import { stopReasonOf } from '../../runner/errors';
+import { stopReasonOf } from '../../tool-run/errors';
 
 export type StopReason = 'timeout' | 'cancelled' | 'shutdown';
 

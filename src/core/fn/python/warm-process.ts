@@ -4,7 +4,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import type { Readable, Writable } from 'node:stream';
-import { stopReasonOf } from '../../runner/errors';
+import { stopReasonOf } from '../../tool-run/errors';
 import { killProcessTree } from '../../runner/process-tree';
 import { pythonRunnerPath } from '../assets';
 import { withoutContextVars } from '../fn-env';

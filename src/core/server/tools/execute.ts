@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { McpSessionContext } from '../session-context';
-import { answerCatalogCall } from '../elicitation';
+import { answerCatalogCall } from '../catalog-call';
 
 /** What execute answers as structuredContent, failures included (code -1 when nothing ran). */
 export const RUN_OUTPUT_SHAPE = {

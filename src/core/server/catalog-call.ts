@@ -10,7 +10,7 @@ import type { CallToolResult, ElicitRequestFormParams, ElicitResult } from '@mod
 import type { ParamSpec, ToolDef } from '../catalog/types';
 import { parseParamsArgument, type CallOptions } from '../runtime';
 import { fail, type ToolCallResult } from '../tool-result';
-import type { FeedbackExtra } from './run-feedback';
+import type { FeedbackExtra } from './call-feedback';
 import { toMcpResult, type HandlerExtra, type McpSessionContext } from './session-context';
 import { isScalar, paramSchema, visibleParams } from './tool-schema';
 

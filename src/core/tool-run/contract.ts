@@ -7,7 +7,7 @@ export interface Caller {
   sessionKey: string;
 }
 
-export interface CallContext {
+export interface RunContext {
   runId: string;
   caller: Caller;
   /** The whole store as the tool sees it: identity keys + variables (a snapshot). */
@@ -16,7 +16,7 @@ export interface CallContext {
   events: RunEventSink;
 }
 
-export interface ExecOutcome {
+export interface RunOutcome {
   /** 0 = success; -1 = timeout; negative signal number = killed by a limit/signal. */
   code: number;
   stdout: string;
@@ -36,7 +36,7 @@ export type RunEventMode = 'pty' | 'pipe' | 'worker' | 'python';
 
 /** Runs one kind of tool. The runtime validates params before calling. */
 export interface ToolExecutor {
-  run(tool: ToolDef, params: Record<string, unknown>, ctx: CallContext): Promise<ExecOutcome>;
+  run(tool: ToolDef, params: Record<string, unknown>, ctx: RunContext): Promise<RunOutcome>;
   /** How a run of this tool shows in events (for runs answered without one, e.g. from the cache). */
   describe?(tool: ToolDef, params: Record<string, unknown>): { command: string; mode: RunEventMode };
   /** Kill everything still running (shutdown). */

@@ -12,17 +12,17 @@ import { systemClock, type Clock } from '../host';
 import { markerOf } from './capped-output';
 import { render } from './command-render';
 import { buildToolEnv, serverEnv, type ServerEnv } from './env';
-import { ToolInputError } from './errors';
-import { judgeExit, limitedShellArgs } from './limits';
+import { ToolInputError } from '../tool-run/errors';
+import { explainExit, limitedShellArgs } from './limits';
 import { appendLine, lastLine, notFoundHint, stopNote, type StopReason } from './outcome-text';
 import { cacheKey, ResultCache } from './result-cache';
 import { runChild } from './run-child';
 import { RunStop } from './run-stop';
 import { cleanTerminalText } from './terminal-text';
-import type { CallContext, ExecOutcome, RunEvent, RunEventSink, ToolExecutor } from './types';
+import type { RunContext, RunOutcome, RunEvent, RunEventSink, ToolExecutor } from '../tool-run/contract';
 import type { ServerSecrets } from '../secrets';
 
-export interface RunKitOptions {
+export interface ToolRunnerOptions {
   /** The server's environment, the source of a transform's base (default process.env). */
   baseEnv?: NodeJS.ProcessEnv;
   /** The server's secrets, kept out of every transform's environment (default: MCC_TOKEN). */
@@ -39,7 +39,7 @@ export interface RunKitOptions {
 
 const DEFAULT_MAX_OUTPUT = 1024 * 1024;
 
-export class RunKit {
+export class ToolRunner {
   private readonly server: ServerEnv;
   private readonly maxOutputBytes: number;
   private readonly killGraceMs: number;
@@ -48,7 +48,7 @@ export class RunKit {
   private readonly transforms = new Set<(r: StopReason) => void>();
   private disposed = false;
 
-  constructor(opts: RunKitOptions = {}) {
+  constructor(opts: ToolRunnerOptions = {}) {
     this.server = serverEnv(opts.baseEnv, opts.secrets);
     this.maxOutputBytes = opts.maxOutputBytes ?? DEFAULT_MAX_OUTPUT;
     this.killGraceMs = opts.killGraceMs ?? 1000;
@@ -68,7 +68,7 @@ export class RunKit {
     };
   }
 
-  private async run(inner: ToolExecutor, tool: ToolDef, params: Record<string, unknown>, ctx: CallContext): Promise<ExecOutcome> {
+  private async run(inner: ToolExecutor, tool: ToolDef, params: Record<string, unknown>, ctx: RunContext): Promise<RunOutcome> {
     const t0 = performance.now();
     let transform: string | undefined;
     try {
@@ -96,7 +96,7 @@ export class RunKit {
     }
 
     const held = new HeldExit(ctx.events);
-    let final: ExecOutcome | undefined;
+    let final: RunOutcome | undefined;
     let failure: string | undefined;
     try {
       const first = await inner.run(tool, params, { ...ctx, events: held });
@@ -112,7 +112,7 @@ export class RunKit {
   }
 
   /** A `started` event for a run the inner executor does not start itself (a cache hit, a refused call). */
-  private announce(inner: ToolExecutor, tool: ToolDef, params: Record<string, unknown>, ctx: CallContext): void {
+  private announce(inner: ToolExecutor, tool: ToolDef, params: Record<string, unknown>, ctx: RunContext): void {
     const how = inner.describe?.(tool, params) ?? { command: tool.key, mode: 'pipe' as const };
     ctx.events.emit({ type: 'started', runId: ctx.runId, toolKey: tool.key, command: how.command, caller: ctx.caller, mode: how.mode, at: this.clock.now() });
   }
@@ -123,7 +123,7 @@ export class RunKit {
    * tool's timeout. An exec tool's transform reads its stdout; a function
    * tool's reads its value as JSON, as MCC's runner prints it.
    */
-  private async transform(tool: ToolDef, script: string, outcome: ExecOutcome, ctx: CallContext, t0: number): Promise<ExecOutcome> {
+  private async transform(tool: ToolDef, script: string, outcome: RunOutcome, ctx: RunContext, t0: number): Promise<RunOutcome> {
     const input = tool.kind === 'fn' ? pyJsonDumps(outcome.value) : outcome.stdout;
     const toolEnv = buildToolEnv(tool, ctx.store, this.server);
     const env = toolEnv.env;
@@ -165,12 +165,12 @@ export class RunKit {
 /** The call's outcome after its transform ran: the transform's output, or why it failed. */
 function transformed(
   tool: ToolDef,
-  before: ExecOutcome,
+  before: RunOutcome,
   t: Awaited<ReturnType<typeof runChild>>,
   stopped: StopReason | undefined,
   env: Record<string, string>,
   t0: number,
-): ExecOutcome {
+): RunOutcome {
   const out = cleanTerminalText(t.stdout.text()) + markerOf(t.stdout);
   const err = cleanTerminalText(t.stderr.text()) + markerOf(t.stderr);
   const truncated = before.truncated || t.stdout.truncated || t.stderr.truncated ? { truncated: true } : {};
@@ -179,7 +179,7 @@ function transformed(
   if (stopped || t.aborted) {
     return { code: -1, stdout: out, stderr: appendLine(stderr, `${stopNote(stopped, tool.limits.timeout)} (in the transform)`), durationMs, ...truncated };
   }
-  const { code, note } = judgeExit(t, tool.limits, `${out}\n${err}`);
+  const { code, note } = explainExit(t, tool.limits, `${out}\n${err}`);
   if (code !== 0) {
     stderr = appendLine(stderr, note);
     stderr = appendLine(stderr, `mcc: the transform failed with code ${code}`);
@@ -204,7 +204,7 @@ class HeldExit implements RunEventSink {
   }
 
   /** Announces the end with the call's final code (the transform's, if it failed). */
-  release(outcome: ExecOutcome | undefined, failure: string | undefined, t0: number): void {
+  release(outcome: RunOutcome | undefined, failure: string | undefined, t0: number): void {
     const held = this.exit;
     if (!held) return;
     const code = outcome?.code ?? -1;

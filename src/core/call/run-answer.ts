@@ -1,11 +1,11 @@
 // How a run reads to the caller: the code, stdout and stderr in the text
 // (an LLM reads that) and in structuredContent (a program reads that; the
 // shape execute's outputSchema declares).
-import type { ExecOutcome } from './runner/types';
-import { fail, type ToolCallResult } from './tool-result';
+import type { RunOutcome } from '../tool-run/contract';
+import { fail, type ToolCallResult } from '../tool-result';
 
 /** A run as structuredContent; `stdout` is the answer's text on success. */
-export function runDetails(outcome: ExecOutcome, stdout = outcome.stdout): Record<string, unknown> {
+export function runDetails(outcome: RunOutcome, stdout = outcome.stdout): Record<string, unknown> {
   return {
     returncode: outcome.code,
     stdout,
@@ -21,7 +21,7 @@ export function refusalDetails(reason: string): Record<string, unknown> {
   return { returncode: -1, stdout: '', stderr: reason, duration_ms: 0, truncated: false };
 }
 
-export function formatRunFailure(key: string, outcome: ExecOutcome): ToolCallResult {
+export function formatRunFailure(key: string, outcome: RunOutcome): ToolCallResult {
   const what = outcome.code === -1 ? 'was stopped' : 'failed';
   const text = [
     `Tool '${key}' ${what} with return code ${outcome.code}.`,

@@ -6,14 +6,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ExecExecutor } from '../../../src/core/runner/exec-executor';
 import { FnExecutor } from '../../../src/core/fn/fn-executor';
-import { RunKit } from '../../../src/core/runner/run-kit';
-import { ToolInputError } from '../../../src/core/runner/errors';
-import type { RunEvent } from '../../../src/core/runner/types';
+import { ToolRunner } from '../../../src/core/runner/tool-runner';
+import { ToolInputError } from '../../../src/core/tool-run/errors';
+import type { RunEvent } from '../../../src/core/tool-run/contract';
 import { HOST_PATH, call, execTool, param, tempDir } from './helpers';
 import { JS_DIR, jsTool, pyTool } from '../fn/helpers';
 
 const PATH_ENV = { PATH: HOST_PATH };
-const kit = new RunKit();
+const kit = new ToolRunner();
 const fn = kit.wrap(new FnExecutor({ poolSize: 1 }));
 const exec = kit.wrap(new ExecExecutor({ defaultMode: 'pipe' }));
 const counted = (over = {}) => jsTool('counted', { params: [param('file'), param('word', { required: false })], env: PATH_ENV, ...over }, join(JS_DIR, 'counted.mjs'));

@@ -17,7 +17,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { CallOptions, Runtime } from '../runtime';
 import { DEFAULT_FN_TIMEOUT_SEC } from '../fn/fn-executor';
-import { teeEventSinks } from '../runner/types';
+import { teeEventSinks } from '../tool-run/contract';
 import type { ToolCallResult } from '../tool-result';
 import { RunLog } from './run-log';
 import { RunProgress } from './run-progress';
