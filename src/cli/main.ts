@@ -7,7 +7,7 @@ import { openSessionStorage } from '../core/session/open-storage';
 import type { Principal } from '../core/identity';
 import { CatalogSource } from '../core/catalog-source';
 import { startServing, type RunningServer } from '../core/serve/serve';
-import { formatAuditLine } from '../core/audit';
+import { formatAuditLine } from '../core/call/audit-entry';
 import { catalogPathProblem } from '../core/catalog/path-glob';
 import { openParseCache } from '../core/cache/parse-cache';
 
@@ -61,7 +61,7 @@ async function serve(args: ServeArgs, hooks: CliHooks): Promise<void> {
         : { kind: 'http', host: args.host, port: args.port, sessions: args.mcpSessions, stateless: args.stateless },
       prepare: async ({ runtime, fnResolver }) => {
         const parseCache = openParseCache();
-        catalog = new CatalogSource(args.tools, { logger, fnResolver, ...(parseCache ? { parseCache } : {}), onLoad: (c) => runtime.setCatalog(c) });
+        catalog = new CatalogSource(args.tools, { logger, fnResolver, ...(parseCache ? { parseCache } : {}), onLoad: (c) => runtime.catalog.set(c) });
         await catalog.load();
         if (args.watch) catalog.watch();
       },
@@ -73,7 +73,7 @@ async function serve(args: ServeArgs, hooks: CliHooks): Promise<void> {
     throw e;
   }
   logger.info(`sessions in ${running.store.description}`);
-  const tools = running.runtime.getCatalog().tools.size;
+  const tools = running.runtime.catalog.current.tools.size;
   if (running.http) {
     process.stdout.write(`${JSON.stringify({ url: running.http.url, token })}\n`);
     logger.info(`serving ${tools} tools at ${running.http.url} (owner ${owner.user}${args.stateless ? ', stateless' : ''})`);

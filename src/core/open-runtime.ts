@@ -10,7 +10,7 @@ import type { Clock, Logger } from './host';
 import type { FnResolver } from './catalog/fn-resolver';
 import { FnExecutor } from './fn/fn-executor';
 import { FnToolResolver } from './fn/fn-tool-resolver';
-import { MINIMAL_SECRETS, scrubbingEvents, scrubbingLogger, type ServerSecrets } from './secrets';
+import { scrubbingEvents, scrubbingLogger, type ServerSecrets } from './secrets';
 import { ToolRunner } from './runner/tool-runner';
 import type { ExposeMode } from './expose';
 
@@ -28,17 +28,17 @@ export interface OpenRuntimeOptions {
   gate?: () => string | undefined;
   /**
    * The server's secrets (see serverSecrets): never in a tool's environment,
-   * never in what the core logs. Default: only the name MCC_TOKEN.
+   * never in what the core logs. startServing always gives them.
    */
-  secrets?: ServerSecrets;
+  secrets: ServerSecrets;
   expose?: ExposeMode;
   /**
    * How exec tools run when they do not choose (`pty:` in the catalog):
-   * 'pipe' (the default: headless, nobody watches a terminal, and pipes keep
-   * stdout and stderr apart at half the cost) or 'pty' (the editor, where
-   * the user watches each run in a terminal).
+   * 'pipe' (headless: nobody watches a terminal, and pipes keep stdout and
+   * stderr apart at half the cost) or 'pty' (the editor, where the user
+   * watches each run in a terminal).
    */
-  execMode?: RunMode;
+  execMode: RunMode;
 }
 
 export interface OpenedRuntime {
@@ -56,13 +56,13 @@ export async function openRuntime(o: OpenRuntimeOptions): Promise<OpenedRuntime>
     ...(o.logger ? { logger: o.logger } : {}),
     ...(o.sweepIntervalMs !== undefined ? { sweepIntervalMs: o.sweepIntervalMs } : {}),
   });
-  const secrets = o.secrets ?? MINIMAL_SECRETS;
+  const secrets = o.secrets;
   const logger = o.logger ? scrubbingLogger(o.logger, secrets) : undefined;
   const hostOpts = { secrets, ...(logger ? { logger } : {}), ...(o.baseEnv ? { baseEnv: o.baseEnv } : {}) };
   const output = o.maxOutputBytes ? { maxOutputBytes: o.maxOutputBytes } : {};
-  const exec = new ExecExecutor({ ...hostOpts, ...output, defaultMode: o.execMode ?? 'pipe' });
+  const exec = new ExecExecutor({ ...hostOpts, ...output, defaultMode: o.execMode });
   const fn = new FnExecutor(hostOpts);
-  // One kit for both kinds: transform and cache_ttl work alike for exec and fn tools.
+  // One runner for both kinds: transform and cache_ttl work alike for exec and fn tools.
   const kit = new ToolRunner({ secrets, ...(o.baseEnv ? { baseEnv: o.baseEnv } : {}), ...output, ...(o.clock ? { clock: o.clock } : {}) });
   const runtime = new Runtime({
     store,

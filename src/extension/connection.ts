@@ -1,6 +1,6 @@
 // The MCP server definition VS Code gets, and the config another client
 // can paste, as plain data (the token appears only in these values).
-import { SESSION_KEY_HEADER } from '../core/http/session-key';
+import { SESSION_KEY_HEADER } from '../core/server/bucket-key';
 
 export const SERVER_LABEL = 'MCC';
 

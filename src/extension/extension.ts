@@ -36,7 +36,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<MccApi
   const sessionKey = await workspaceSessionKey(context.workspaceState);
   sub(log, trust);
 
-  const terminals = new Terminals(settings, (runId) => host?.runtime?.cancelRun(runId));
+  const terminals = new Terminals(settings, (runId) => host?.runtime?.running.cancel(runId));
   const server = new ServerHost({
     storage: new MementoStorage(context.workspaceState, logger),
     settings,
@@ -104,7 +104,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<MccApi
       void startWith(() => server.restart()).catch((e: unknown) => logger.error(`start after trust failed: ${String(e)}`));
     }),
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('mcc.tools.expose')) server.runtime?.setExpose(settings().expose);
+      if (e.affectsConfiguration('mcc.tools.expose')) server.runtime?.catalog.setExpose(settings().expose);
       if (e.affectsConfiguration('mcc.catalogs')) {
         catalog.watch();
         void catalog.reload();

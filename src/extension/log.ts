@@ -2,7 +2,7 @@
 // one tool call. Type-only vscode import: testable with a fake channel.
 import type { LogOutputChannel } from 'vscode';
 import type { Logger } from '../core/host';
-import { formatAuditLine, type AuditEntry } from '../core/audit';
+import { formatAuditLine, type AuditEntry } from '../core/call/audit-entry';
 import { shortKey } from './value-format';
 
 export function channelLogger(channel: Pick<LogOutputChannel, 'info' | 'warn' | 'error' | 'debug'>): Logger {

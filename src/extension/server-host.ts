@@ -99,7 +99,7 @@ export class ServerHost {
 
   setCatalog(catalog: Catalog): void {
     this.catalog = catalog;
-    this.current?.server.runtime.setCatalog(catalog);
+    this.current?.server.runtime.catalog.set(catalog);
   }
 
   start(): Promise<void> {
@@ -160,7 +160,7 @@ export class ServerHost {
           onPortTaken: (taken) => this.portTaken(taken, s.port !== 0),
         },
         prepare: ({ runtime }) => {
-          if (this.catalog) runtime.setCatalog(this.catalog);
+          if (this.catalog) runtime.catalog.set(this.catalog);
         },
         logger: log,
       });

@@ -82,7 +82,7 @@ export class SessionsTree implements vscode.TreeDataProvider<SessionNode>, vscod
       own: { user: this.host.owner.user, sessionKey: this.sessionKey },
       identityFor: (user) => {
         const p = this.host.principalFor(user);
-        return p && runtime ? runtime.identity(p) : undefined;
+        return p && runtime ? runtime.catalog.identity(p) : undefined;
       },
       now: Date.now(),
     };

@@ -51,7 +51,7 @@ export function registerToolCommands(host: ServerHost, catalog: CatalogControlle
         { location: vscode.ProgressLocation.Notification, title: `MCC: running ${tool.key}`, cancellable: true },
         (_p, token) => {
           token.onCancellationRequested(() => abort.abort(new Error('cancelled by the user')));
-          return runtime.execute(host.owner, sessionKey, tool.key, params, { signal: abort.signal });
+          return runtime.calls.execute(host.owner, sessionKey, tool.key, params, { signal: abort.signal });
         },
       );
       void showResult(tool, result);

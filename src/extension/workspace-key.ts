@@ -1,7 +1,7 @@
 // The extension's own session key: stable per workspace (kept in workspace
 // state), so the agent's bucket survives a window reload.
 import { randomBytes } from 'node:crypto';
-import { sessionKeyError } from '../core/http/session-key';
+import { sessionKeyError } from '../core/server/bucket-key';
 import type { MementoLike } from './memento-storage';
 
 export const SESSION_KEY_STATE = 'mcc.sessionKey';

@@ -7,7 +7,7 @@ import type { FnTool } from '../../src/core/catalog/types';
 import { JS_DIR, jsTool, pyTool } from '../unit/fn/helpers';
 import { FnExecutor } from '../../src/core/fn/fn-executor';
 import { ToolRunner } from '../../src/core/runner/tool-runner';
-import { nullEventSink, type RunContext, type ToolExecutor } from '../../src/core/tool-run/contract';
+import { nullEventSink, type RunContext, type ToolRuns } from '../../src/core/tool-run/contract';
 import { verdict, type BenchGroup, type Figure } from './harness';
 
 const STORE = { user: 'bench', email: '', groups: ['admin'], tools: [] as string[] };
@@ -17,12 +17,12 @@ function ctx(): RunContext {
 }
 
 let fn: FnExecutor | undefined;
-let kit: ToolExecutor | undefined;
+let kit: ToolRuns | undefined;
 
 async function runFn(tool: FnTool, through: 'executor' | 'kit' = 'executor'): Promise<void> {
   fn ??= new FnExecutor({ poolSize: 2 });
   kit ??= new ToolRunner().wrap(fn);
-  const r = await (through === 'kit' ? kit : fn).run(tool, {}, ctx());
+  const r = through === 'kit' ? await kit.run(tool, {}, ctx()) : await fn.prepare(tool, {}, ctx()).start();
   if (r.code !== 0 || r.value !== 'pong') throw new Error(`${tool.target} failed (code ${r.code}): ${r.stderr}`);
 }
 

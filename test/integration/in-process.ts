@@ -24,7 +24,7 @@ export interface InProcess {
 export async function serveInProcess(o: { sessions?: Partial<McpSessionLimits>; maxBodyBytes?: number; users?: UsersConfig } = {}): Promise<InProcess> {
   let catalog: CatalogSource | undefined;
   const server = await startServing({
-    runtime: { storage: new MemoryStorage() },
+    runtime: { storage: new MemoryStorage(), execMode: 'pipe' },
     owner: { token: OWNER_TOKEN, principal: OWNER },
     ...(o.users ? { users: o.users } : {}),
     transport: {
@@ -35,7 +35,7 @@ export async function serveInProcess(o: { sessions?: Partial<McpSessionLimits>; 
       ...(o.maxBodyBytes !== undefined ? { maxBodyBytes: o.maxBodyBytes } : {}),
     },
     prepare: async ({ runtime, fnResolver }) => {
-      catalog = new CatalogSource([PROGRESS_TOOLS], { fnResolver, onLoad: (c) => runtime.setCatalog(c) });
+      catalog = new CatalogSource([PROGRESS_TOOLS], { fnResolver, onLoad: (c) => runtime.catalog.set(c) });
       await catalog.load();
     },
   });

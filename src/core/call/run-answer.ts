@@ -2,7 +2,8 @@
 // (an LLM reads that) and in structuredContent (a program reads that; the
 // shape execute's outputSchema declares).
 import type { RunOutcome } from '../tool-run/contract';
-import { fail, type ToolCallResult } from '../tool-result';
+import type { ToolDef } from '../catalog/types';
+import { fail, ok, type ToolCallResult } from '../tool-result';
 
 /** A run as structuredContent; `stdout` is the answer's text on success. */
 export function runDetails(outcome: RunOutcome, stdout = outcome.stdout): Record<string, unknown> {
@@ -31,4 +32,15 @@ export function formatRunFailure(key: string, outcome: RunOutcome): ToolCallResu
     outcome.stderr.trimEnd(),
   ].join('\n');
   return fail(text, runDetails(outcome));
+}
+
+/** What a call answers for its tool's outcome, with the note of a write-back that did not land. */
+export function runAnswer(tool: ToolDef, outcome: RunOutcome, note: string): ToolCallResult {
+  let result: ToolCallResult;
+  if (outcome.code !== 0) result = formatRunFailure(tool.key, outcome);
+  else {
+    const answer = tool.kind === 'fn' ? (typeof outcome.value === 'string' ? outcome.value : JSON.stringify(outcome.value ?? null)) : outcome.stdout;
+    result = ok(answer, runDetails(outcome, answer));
+  }
+  return note ? { ...result, text: result.text + note } : result;
 }

@@ -4,10 +4,7 @@
 // Override params are never shown.
 import type { ParamSpec, ToolDef } from './types';
 import { pyRepr } from './py-repr';
-
-function visibleParams(tool: ToolDef): ParamSpec[] {
-  return tool.params.filter((p) => !p.hasOverride);
-}
+import { visibleParams } from './visible-params';
 
 function paramHead(p: ParamSpec): string {
   const head = `${p.name}:${p.type}`;

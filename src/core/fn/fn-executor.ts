@@ -1,13 +1,12 @@
 // Runs function tools: JavaScript in a pool of worker threads, Python in a
 // pool of warm runner processes (one call at a time each; a subprocess of
-// its own per call when they are all busy or the tool has Unix limits). Every run reports started / output / exited
-// events. The runtime applies the write-back from RunOutcome.contextOut.
+// its own per call when they are all busy or the tool has Unix limits). Output is
+// reported as it comes; the tool runner reports each run's start and end.
 import { availableParallelism } from 'node:os';
 import type { FnTool, ToolDef } from '../catalog/types';
-import { silentLogger, systemClock, type Logger } from '../host';
-import { ToolInputError } from '../tool-run/errors';
-import { lastLine } from '../runner/outcome-text';
-import type { RunContext, RunOutcome, RunEventMode, ToolExecutor } from '../tool-run/contract';
+import { silentLogger, type Logger } from '../host';
+import type { PreparedRun, RunContext, RunOutcome, RunShape, ToolExecutor } from '../tool-run/contract';
+import { DEFAULT_FN_TIMEOUT_SEC } from '../tool-run/time-limit';
 import { callJsTool } from './js/js-call';
 import { WorkerPool } from './js/worker-pool';
 import { callPythonTool } from './python/python-call';
@@ -28,25 +27,19 @@ export interface FnExecutorOptions {
   pythonIdleSec?: number;
   /** How long a Python call waits for a busy warm process before it runs one-shot (ms). */
   pythonQueueWaitMs?: number;
-  /** Timeout of tools that set none (default 300 s). */
-  defaultTimeoutSec?: number;
 }
 
-export const DEFAULT_FN_TIMEOUT_SEC = 300;
 
 export class FnExecutor implements ToolExecutor {
   private readonly logger: Logger;
   private readonly server: ServerEnv;
-  private readonly defaultTimeoutSec: number;
   private readonly pool: WorkerPool;
   private readonly pythonPool: PythonPool;
   private readonly python = new Set<PythonRunHandle>();
-  private disposed = false;
 
   constructor(opts: FnExecutorOptions = {}) {
     this.logger = opts.logger ?? silentLogger;
     this.server = serverEnv(opts.baseEnv, opts.secrets);
-    this.defaultTimeoutSec = opts.defaultTimeoutSec ?? DEFAULT_FN_TIMEOUT_SEC;
     const size = Math.max(1, opts.poolSize ?? Math.min(8, Math.max(2, availableParallelism())));
     const idle = opts.pythonIdleSec !== undefined ? { idleMs: opts.pythonIdleSec * 1000 } : {};
     // The same bound and idle exit for both: per user, warm workers and processes alike.
@@ -58,55 +51,33 @@ export class FnExecutor implements ToolExecutor {
     });
   }
 
-  describe(tool: ToolDef): { command: string; mode: RunEventMode } {
+  describe(tool: ToolDef): RunShape {
     if (tool.kind !== 'fn') return { command: tool.key, mode: 'pipe' };
     return { command: tool.target, mode: tool.language === 'js' ? 'worker' : 'python' };
   }
 
-  async run(tool: ToolDef, params: Record<string, unknown>, ctx: RunContext): Promise<RunOutcome> {
+  prepare(tool: ToolDef, params: Record<string, unknown>, ctx: RunContext): PreparedRun {
     if (tool.kind !== 'fn') throw new Error(`the function runtime cannot run ${tool.kind} tool '${tool.key}'`);
+    return { ...this.describe(tool), start: () => this.start(tool, params, ctx) };
+  }
+
+  private async start(tool: FnTool, params: Record<string, unknown>, ctx: RunContext): Promise<RunOutcome> {
     const t0 = performance.now();
-    ctx.events.emit({ type: 'started', runId: ctx.runId, toolKey: tool.key, caller: ctx.caller, at: systemClock.now(), ...this.describe(tool) });
-    let outcome: RunOutcome | undefined;
-    let failure: string | undefined;
-    try {
-      if (this.disposed) throw new ToolInputError('the function runtime is shutting down');
-      const timeoutSec = this.timeoutOf(tool);
-      outcome =
-        tool.language === 'js'
-          ? await callJsTool(this.pool, tool, params, ctx, { server: this.server, timeoutSec }, t0)
-          : await callPythonTool(tool, params, ctx, { server: this.server, timeoutSec, track: (h) => this.track(h), pool: this.pythonPool }, t0);
-      if (outcome.code !== 0) this.logger.debug(`fn tool '${tool.key}' ended with code ${outcome.code}`);
-      return outcome;
-    } catch (e) {
-      failure = e instanceof Error ? e.message : String(e);
-      throw e;
-    } finally {
-      ctx.events.emit({
-        type: 'exited',
-        runId: ctx.runId,
-        code: outcome?.code ?? -1,
-        durationMs: Math.round(performance.now() - t0),
-        ...(failure ? { error: failure } : outcome && outcome.code !== 0 ? { error: lastLine(outcome.stderr) ?? `code ${outcome.code}` } : {}),
-      });
-    }
+    // The tool runner always sets it; the default keeps a direct caller bounded too.
+    const timeoutSec = ctx.timeoutSec ?? DEFAULT_FN_TIMEOUT_SEC;
+    const outcome =
+      tool.language === 'js'
+        ? await callJsTool(this.pool, tool, params, ctx, { server: this.server, timeoutSec }, t0)
+        : await callPythonTool(tool, params, ctx, { server: this.server, timeoutSec, track: (h) => this.track(h), pool: this.pythonPool }, t0);
+    if (outcome.code !== 0) this.logger.debug(`fn tool '${tool.key}' ended with code ${outcome.code}`);
+    return outcome;
   }
 
   /** Terminates the workers and kills running Python subprocesses and the warm ones. */
   async dispose(): Promise<void> {
-    this.disposed = true;
     const running = [...this.python];
     for (const h of running) h.stop('shutdown');
     await Promise.allSettled([this.pool.dispose(), this.pythonPool.dispose(), ...running.map((h) => h.done)]);
-  }
-
-  private timeoutOf(tool: FnTool): number {
-    const t = tool.limits.timeout;
-    if (t === undefined) return this.defaultTimeoutSec;
-    if (typeof t !== 'number' || !Number.isFinite(t) || t <= 0) {
-      throw new ToolInputError(`limits.timeout must be a positive number of seconds, got ${JSON.stringify(t)}`);
-    }
-    return t;
   }
 
   private track(h: PythonRunHandle): () => void {

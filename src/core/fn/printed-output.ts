@@ -1,8 +1,8 @@
 // What a function tool printed while it ran: reported as run events as it
 // comes, and kept (bounded) for the outcome's stdout/stderr.
 import type { RunContext } from '../tool-run/contract';
+import { DEFAULT_MAX_OUTPUT_BYTES } from '../runner/capped-output';
 
-const DEFAULT_CAP = 1024 * 1024;
 
 export class PrintedOutput {
   private readonly parts: Record<'stdout' | 'stderr' | 'all', string[]> = { stdout: [], stderr: [], all: [] };
@@ -11,7 +11,7 @@ export class PrintedOutput {
 
   constructor(
     private readonly ctx: Pick<RunContext, 'runId' | 'events'>,
-    private readonly cap = DEFAULT_CAP,
+    private readonly cap = DEFAULT_MAX_OUTPUT_BYTES,
   ) {}
 
   readonly add = (stream: 'stdout' | 'stderr', data: string): void => {

@@ -13,7 +13,7 @@ import { refusal, sendRefusal, type HttpRefusal } from './json-rpc-errors';
 import { DEFAULT_SESSION_LIMITS, McpSessionRegistry, type McpSessionLimits } from './mcp-sessions';
 import { allowedHosts, allowedOrigins, hostForUrl } from './request-guard';
 import { readJsonRpcBody } from './request-body';
-import { SESSION_KEY_HEADER, sessionKeyError } from './session-key';
+import { SESSION_KEY_HEADER, sessionKeyError } from '../server/bucket-key';
 import { StatefulEndpoint } from './stateful-endpoint';
 import { serveStateless, statelessRefusal } from './stateless';
 

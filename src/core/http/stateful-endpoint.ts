@@ -9,11 +9,10 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Runtime } from '../runtime';
 import type { Principal } from '../identity';
 import { createServer } from '../server/create-server';
-import type { HandlerExtra } from '../server/session-context';
+import { replayAnsweredStream } from '../server/sdk-gaps';
 import { BoundedEventStore } from './event-store';
 import { refusal, sendRefusal, SESSION_NOT_FOUND } from './json-rpc-errors';
 import type { McpSessionRegistry } from './mcp-sessions';
-import { SESSION_KEY_HEADER } from './session-key';
 
 /** How long a client waits before it resumes a broken SSE stream (the SSE `retry` field). */
 export const SSE_RETRY_MS = 2000;
@@ -30,7 +29,7 @@ export class StatefulEndpoint {
       const session = this.sessions.get(sid, principal);
       if (!session) return sendRefusal(res, refusal(404, 'Session not found: it ended or never existed; initialize a new one', SESSION_NOT_FOUND));
       this.sessions.track(session, res, req.method);
-      if (replayAnswered(req, res, session.events)) return;
+      if (replayAnsweredStream(req, res, session.events)) return;
       await session.transport.handleRequest(req, res, body);
       return;
     }
@@ -55,35 +54,10 @@ export class StatefulEndpoint {
     transport.onclose = () => {
       if (transport.sessionId) this.sessions.remove(transport.sessionId);
     };
-    const server = createServer({
-      runtime: this.runtime,
-      principal,
-      sessionKeyFor: (extra: HandlerExtra) => sessionKeyOf(extra),
-    });
+    const server = createServer({ runtime: this.runtime, principal });
     await server.connect(transport);
     await transport.handleRequest(req, res, body);
   }
-}
-
-// A client resuming a stream whose answer is already stored gets the rest of
-// it and the end of the stream; the SDK would hold such a stream open.
-function replayAnswered(req: IncomingMessage, res: ServerResponse, events: BoundedEventStore): boolean {
-  const last = header(req, 'last-event-id');
-  if (req.method !== 'GET' || last === undefined || !(header(req, 'accept') ?? '').includes('text/event-stream')) return false;
-  const rest = events.answeredAfter(last);
-  if (!rest) return false;
-  res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache, no-transform' });
-  for (const e of rest) res.write(`event: message\nid: ${e.id}\ndata: ${JSON.stringify(e.message)}\n\n`);
-  res.end();
-  return true;
-}
-
-function sessionKeyOf(extra: HandlerExtra): string {
-  const custom = extra.requestInfo?.headers[SESSION_KEY_HEADER];
-  const key = Array.isArray(custom) ? custom[0] : custom;
-  if (key) return key;
-  if (extra.sessionId) return extra.sessionId;
-  throw new Error('request has neither an MCP session id nor an X-MCC-Session-Key');
 }
 
 function isInitialize(body: unknown): boolean {

@@ -9,8 +9,6 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type { Runtime } from '../runtime';
 import type { Principal } from '../identity';
 import { createServer } from '../server/create-server';
-import type { HandlerExtra } from '../server/session-context';
-import { SESSION_KEY_HEADER } from './session-key';
 
 export interface Refusal {
   status: number;
@@ -38,7 +36,7 @@ export function statelessRefusal(method: string | undefined, principal: Principa
 
 /** Serves one JSON-RPC POST with a server and transport that live as long as the request. */
 export async function serveStateless(req: IncomingMessage, res: ServerResponse, body: unknown, o: { runtime: Runtime; principal: Principal }): Promise<void> {
-  const server = createServer({ runtime: o.runtime, principal: o.principal, sessionKeyFor: headerKey });
+  const server = createServer({ runtime: o.runtime, principal: o.principal });
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
   res.on('close', () => {
     void transport.close();
@@ -46,12 +44,4 @@ export async function serveStateless(req: IncomingMessage, res: ServerResponse, 
   });
   await server.connect(transport);
   await transport.handleRequest(req, res, body);
-}
-
-function headerKey(extra: HandlerExtra): string {
-  const v = extra.requestInfo?.headers[SESSION_KEY_HEADER];
-  const key = Array.isArray(v) ? v[0] : v;
-  // statelessRefusal let no request through without it.
-  if (!key) throw new Error('request has no X-MCC-Session-Key');
-  return key;
 }

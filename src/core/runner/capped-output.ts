@@ -3,6 +3,9 @@
 // only the first maxBytes are kept.
 import { StringDecoder } from 'node:string_decoder';
 
+/** Output a run keeps of each stream unless the host sets another cap. */
+export const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024;
+
 export class CappedOutput {
   private readonly kept: Buffer[] = [];
   private keptBytes = 0;

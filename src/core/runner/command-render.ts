@@ -20,8 +20,15 @@ function paramWithNul(params: Record<string, unknown>): string | undefined {
   return Object.keys(params).find((k) => has(params[k]));
 }
 
-export /** The command as events show it: every override param's value as ***. */
-function shownCommand(tool: ExecTool, params: Record<string, unknown>): string {
+/** The command that runs and the command events show, rendered once when no override value is given. */
+export function renderCommand(tool: ExecTool, params: Record<string, unknown>): { command: string; shown: string } {
+  const command = render(tool.command, params, 'command');
+  const masked = tool.params.some((p) => p.hasOverride && p.name in params);
+  return { command, shown: masked ? shownCommand(tool, params) : command };
+}
+
+/** The command as events show it: every override param's value as ***. */
+export function shownCommand(tool: ExecTool, params: Record<string, unknown>): string {
   const overrides = tool.params.filter((p) => p.hasOverride && p.name in params);
   const masked: Record<string, unknown> = { ...params };
   for (const o of overrides) masked[o.name] = '***';

@@ -1,26 +1,32 @@
 // Runs exec (and expanded curl) tools: render the command, build the
 // environment, run `/bin/sh -c` in its own process group under the tool's
-// limits, and answer an RunOutcome. Every run reports started / output /
-// exited events. The transform and cache_ttl are the run kit's (run-kit.ts),
-// shared with function tools.
+// limits, and answer a RunOutcome. It reports the run's output; the tool
+// runner (tool-runner.ts) reports its start and end, and adds the transform
+// and cache_ttl, shared with function tools.
 import { statSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import type { ExecTool, ToolDef } from '../catalog/types';
-import { silentLogger, systemClock, type Clock, type Logger } from '../host';
-import { markerOf } from './capped-output';
-import { render, shownCommand } from './command-render';
+import { silentLogger, type Logger } from '../host';
+import { DEFAULT_MAX_OUTPUT_BYTES, markerOf } from './capped-output';
+import { renderCommand, shownCommand } from './command-render';
 import { buildToolEnv, serverEnv, type ServerEnv, type ToolEnv } from './env';
 import { ToolInputError } from '../tool-run/errors';
 import { explainExit, limitedShellArgs } from './limits';
-import { appendLine, lastLine, notFoundHint, stopNote, type StopReason } from './outcome-text';
+import { appendLine, notFoundHint, stopNote, type StopReason } from './outcome-text';
 import { RunStop } from './run-stop';
 import { paramsJson } from '../catalog/py-json';
 import { PtySpawnError, runChild, type ChildResult, type PtyModule, type RunMode } from './run-child';
 import { cleanTerminalText } from './terminal-text';
-import type { RunContext, RunOutcome, ToolExecutor } from '../tool-run/contract';
+import type { PreparedRun, RunContext, RunOutcome, RunShape, ToolExecutor } from '../tool-run/contract';
 import type { ServerSecrets } from '../secrets';
 
 export interface ExecExecutorOptions {
+  /**
+   * How exec tools run when they do not choose (`pty:` in the catalog):
+   * 'pty' where a person watches each run in a terminal (the editor),
+   * 'pipe' where nobody does (headless: stdout and stderr apart, at half the cost).
+   */
+  defaultMode: RunMode;
   logger?: Logger;
   /** The server's environment, the source of each tool's base (default process.env). */
   baseEnv?: NodeJS.ProcessEnv;
@@ -28,18 +34,16 @@ export interface ExecExecutorOptions {
   secrets?: ServerSecrets;
   /** Cap of stdout and of stderr, each (default 1 MiB). */
   maxOutputBytes?: number;
-  /** Run mode of tools that do not choose (default 'pty'). */
-  defaultMode?: RunMode;
   /** Time between SIGTERM and SIGKILL when a run is stopped (default 1000 ms). */
   killGraceMs?: number;
-  /** Time source of events (tests). */
-  clock?: Clock;
   /** Loads node-pty (tests inject a failing loader to exercise the fallback). */
   loadPty?: () => PtyModule;
 }
 
-
 interface Prepared {
+  tool: ExecTool;
+  params: Record<string, unknown>;
+  ctx: RunContext;
   args: string[];
   env: Record<string, string>;
   /** Ends the environment's extras (MCC_CTX_FILE) once the run is over. */
@@ -52,8 +56,6 @@ interface RunHandle {
   halt: (reason: StopReason) => void;
   done: Promise<unknown>;
 }
-
-const DEFAULT_MAX_OUTPUT = 1024 * 1024;
 
 function loadNodePty(): PtyModule {
   // Loaded lazily: a native module that fails to load must not take the
@@ -68,74 +70,30 @@ export class ExecExecutor implements ToolExecutor {
   private readonly maxOutputBytes: number;
   private readonly defaultMode: RunMode;
   private readonly killGraceMs: number;
-  private readonly clock: Clock;
   private readonly loadPty: () => PtyModule;
   private readonly running = new Set<RunHandle>();
   /** undefined: not tried yet; null: could not be loaded. */
   private pty: PtyModule | null | undefined;
-  private disposed = false;
 
-  constructor(opts: ExecExecutorOptions = {}) {
+  constructor(opts: ExecExecutorOptions) {
     this.logger = opts.logger ?? silentLogger;
     this.server = serverEnv(opts.baseEnv, opts.secrets);
-    this.maxOutputBytes = opts.maxOutputBytes ?? DEFAULT_MAX_OUTPUT;
-    this.defaultMode = opts.defaultMode ?? 'pty';
+    this.maxOutputBytes = opts.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+    this.defaultMode = opts.defaultMode;
     this.killGraceMs = opts.killGraceMs ?? 1000;
-    this.clock = opts.clock ?? systemClock;
     this.loadPty = opts.loadPty ?? loadNodePty;
   }
 
-  describe(tool: ToolDef, params: Record<string, unknown>): { command: string; mode: RunMode } {
+  describe(tool: ToolDef, params: Record<string, unknown>): RunShape {
     if (tool.kind !== 'exec') return { command: tool.key, mode: 'pipe' };
     return { command: shownCommand(tool, params), mode: this.modeFor(tool) };
   }
 
-  async run(tool: ToolDef, params: Record<string, unknown>, ctx: RunContext): Promise<RunOutcome> {
+  /** Renders the command once, checks cwd, picks the mode and builds the environment; nothing runs. */
+  prepare(tool: ToolDef, params: Record<string, unknown>, ctx: RunContext): PreparedRun {
     if (tool.kind !== 'exec') throw new Error(`the exec runtime cannot run ${tool.kind} tool '${tool.key}'`);
-    const t0 = performance.now();
-    const shown = shownCommand(tool, params);
-    const started = (mode: RunMode): void =>
-      ctx.events.emit({ type: 'started', runId: ctx.runId, toolKey: tool.key, command: shown, caller: ctx.caller, mode, at: this.clock.now() });
-    const exited = (code: number, error?: string): void =>
-      ctx.events.emit({ type: 'exited', runId: ctx.runId, code, durationMs: Math.round(performance.now() - t0), ...(error ? { error } : {}) });
-
-    let prep: Prepared;
-    try {
-      if (this.disposed) throw new ToolInputError('the exec runtime is shutting down');
-      prep = this.prepare(tool, params, ctx);
-    } catch (e) {
-      started(this.modeFor(tool));
-      exited(-1, e instanceof Error ? e.message : String(e));
-      throw e;
-    }
-
-    started(prep.mode);
-    let outcome: RunOutcome | undefined;
-    try {
-      outcome = await this.track(tool, params, ctx, prep, t0);
-      return outcome;
-    } finally {
-      prep.toolEnv.dispose();
-      if (outcome) exited(outcome.code, outcome.code === 0 ? undefined : lastLine(outcome.stderr));
-      else exited(-1, 'the run failed inside the runtime');
-    }
-  }
-
-  /** Stops every running tool (SIGTERM, then SIGKILL) and resolves when all are gone. */
-  async dispose(): Promise<void> {
-    this.disposed = true;
-    const runs = [...this.running];
-    for (const r of runs) r.halt('shutdown');
-    await Promise.allSettled(runs.map((r) => r.done));
-  }
-
-  private prepare(tool: ExecTool, params: Record<string, unknown>, ctx: RunContext): Prepared {
-    const command = render(tool.command, params, 'command');
+    const { command, shown } = renderCommand(tool, params);
     if (tool.cwd !== undefined) checkFolder(tool.cwd);
-    const timeout = tool.limits.timeout;
-    if (timeout !== undefined && !(typeof timeout === 'number' && timeout > 0 && Number.isFinite(timeout))) {
-      throw new ToolInputError(`limits.timeout must be a positive number of seconds, got ${JSON.stringify(timeout)}`);
-    }
     const args = limitedShellArgs(tool.limits, command);
     let mode = this.modeFor(tool);
     let pty: PtyModule | undefined;
@@ -143,9 +101,25 @@ export class ExecExecutor implements ToolExecutor {
       pty = this.ptyModule();
       if (!pty) mode = 'pipe';
     }
-    // Last: the environment may hold a temporary file, which run() removes.
+    // Last: the environment may hold a temporary file, which the run removes.
     const toolEnv = buildToolEnv(tool, ctx.store, this.server);
-    return { args, env: toolEnv.env, toolEnv, mode, ...(pty ? { pty } : {}) };
+    const prep: Prepared = { tool, params, ctx, args, env: toolEnv.env, toolEnv, mode, ...(pty ? { pty } : {}) };
+    return { command: shown, mode, start: () => this.start(prep) };
+  }
+
+  private async start(prep: Prepared): Promise<RunOutcome> {
+    try {
+      return await this.track(prep, performance.now());
+    } finally {
+      prep.toolEnv.dispose();
+    }
+  }
+
+  /** Stops every running tool (SIGTERM, then SIGKILL) and resolves when all are gone. */
+  async dispose(): Promise<void> {
+    const runs = [...this.running];
+    for (const r of runs) r.halt('shutdown');
+    await Promise.allSettled(runs.map((r) => r.done));
   }
 
   private modeFor(tool: ExecTool): RunMode {
@@ -171,10 +145,10 @@ export class ExecExecutor implements ToolExecutor {
   }
 
   // Registers the run so dispose() can stop it, and wires timeout and abort.
-  private async track(tool: ExecTool, params: Record<string, unknown>, ctx: RunContext, prep: Prepared, t0: number): Promise<RunOutcome> {
-    const timeout = tool.limits.timeout;
-    const stop = new RunStop(ctx.signal, timeout !== undefined ? timeout * 1000 : undefined);
-    const done = this.execute(tool, params, ctx, prep, stop.signal, () => stop.reason, t0);
+  private async track(prep: Prepared, t0: number): Promise<RunOutcome> {
+    const timeoutSec = prep.ctx.timeoutSec;
+    const stop = new RunStop(prep.ctx.signal, timeoutSec !== undefined ? timeoutSec * 1000 : undefined);
+    const done = this.execute(prep, stop.signal, () => stop.reason, t0);
     const handle: RunHandle = { halt: stop.halt, done };
     this.running.add(handle);
     try {
@@ -186,14 +160,12 @@ export class ExecExecutor implements ToolExecutor {
   }
 
   private async execute(
-    tool: ExecTool,
-    params: Record<string, unknown>,
-    ctx: RunContext,
     prep: Prepared,
     signal: AbortSignal,
     stopReason: () => StopReason | undefined,
     t0: number,
   ): Promise<RunOutcome> {
+    const { tool, params, ctx } = prep;
     let flags: Pick<RunOutcome, 'truncated' | 'terminal'> = {};
     const finish = (code: number, stdout: string, stderr: string): RunOutcome => ({
       code,
@@ -202,7 +174,7 @@ export class ExecExecutor implements ToolExecutor {
       durationMs: Math.round(performance.now() - t0),
       ...flags,
     });
-    const stoppedNote = (): string => stopNote(stopReason(), tool.limits.timeout);
+    const stoppedNote = (): string => stopNote(stopReason(), ctx.timeoutSec);
     if (signal.aborted) return finish(-1, '', stoppedNote());
 
     const main = await this.spawn(prep, {

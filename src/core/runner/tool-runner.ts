@@ -1,11 +1,10 @@
-// What every tool run gets, whatever runs it (exec shell or function): the
-// cache_ttl cache and the transform pipeline. One kit wraps the exec and the
-// fn executor alike, so both kinds honour `transform` and `cache_ttl` the
-// same way, as MCC does.
-//
-// A run that a transform follows has its `exited` event held back until the
-// transform is done, so hosts (terminals, logs) see the call's real end.
-import { performance } from 'node:perf_hooks';
+// Runs one tool, whatever runs it (exec shell or function): checks its time
+// limit and transform, answers from the cache_ttl cache, prepares the run
+// with its executor, reports its start and end (run-report.ts) and pipes a
+// successful outcome through the transform. One runner wraps the exec and
+// the fn executor alike, so both kinds honour `transform` and `cache_ttl`
+// the same way, as MCC does; the end is reported after the transform, so
+// hosts (terminals, logs) see the call's real end.
 import type { ToolDef } from '../catalog/types';
 import { pyJsonDumps } from '../catalog/py-json';
 import { systemClock, type Clock } from '../host';
@@ -14,13 +13,16 @@ import { render } from './command-render';
 import { buildToolEnv, serverEnv, type ServerEnv } from './env';
 import { ToolInputError } from '../tool-run/errors';
 import { explainExit, limitedShellArgs } from './limits';
-import { appendLine, lastLine, notFoundHint, stopNote, type StopReason } from './outcome-text';
+import { appendLine, notFoundHint, stopNote, type StopReason } from './outcome-text';
 import { cacheKey, ResultCache } from './result-cache';
 import { runChild } from './run-child';
+import { RunReport } from './run-report';
 import { RunStop } from './run-stop';
 import { cleanTerminalText } from './terminal-text';
-import type { RunContext, RunOutcome, RunEvent, RunEventSink, ToolExecutor } from '../tool-run/contract';
+import type { PreparedRun, RunContext, RunOutcome, ToolExecutor, ToolRuns } from '../tool-run/contract';
+import { DEFAULT_FN_TIMEOUT_SEC, timeLimitOf } from '../tool-run/time-limit';
 import type { ServerSecrets } from '../secrets';
+import { DEFAULT_MAX_OUTPUT_BYTES } from './capped-output';
 
 export interface ToolRunnerOptions {
   /** The server's environment, the source of a transform's base (default process.env). */
@@ -33,16 +35,17 @@ export interface ToolRunnerOptions {
   cacheMaxEntries?: number;
   /** Time between SIGTERM and SIGKILL when a transform is stopped (default 1000 ms). */
   killGraceMs?: number;
+  /** Timeout of function tools that set none (default 300 s). */
+  fnTimeoutSec?: number;
   /** Time source of cache expiry and of events (tests). */
   clock?: Clock;
 }
-
-const DEFAULT_MAX_OUTPUT = 1024 * 1024;
 
 export class ToolRunner {
   private readonly server: ServerEnv;
   private readonly maxOutputBytes: number;
   private readonly killGraceMs: number;
+  private readonly fnTimeoutSec: number;
   private readonly clock: Clock;
   private readonly cache: ResultCache;
   private readonly transforms = new Set<(r: StopReason) => void>();
@@ -50,17 +53,17 @@ export class ToolRunner {
 
   constructor(opts: ToolRunnerOptions = {}) {
     this.server = serverEnv(opts.baseEnv, opts.secrets);
-    this.maxOutputBytes = opts.maxOutputBytes ?? DEFAULT_MAX_OUTPUT;
+    this.maxOutputBytes = opts.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
     this.killGraceMs = opts.killGraceMs ?? 1000;
+    this.fnTimeoutSec = opts.fnTimeoutSec ?? DEFAULT_FN_TIMEOUT_SEC;
     this.clock = opts.clock ?? systemClock;
     this.cache = new ResultCache(opts.cacheMaxEntries ?? 256, this.clock);
   }
 
-  /** The executor with this kit's cache and transform around it. */
-  wrap(inner: ToolExecutor): ToolExecutor {
+  /** The executor with this runner's checks, events, cache and transform around it. */
+  wrap(inner: ToolExecutor): { run: ToolRuns['run']; dispose(): Promise<void> } {
     return {
       run: (tool, params, ctx) => this.run(inner, tool, params, ctx),
-      describe: inner.describe ? (tool, params) => inner.describe!(tool, params) : undefined,
       dispose: async () => {
         this.stopTransforms();
         await inner.dispose?.();
@@ -69,67 +72,62 @@ export class ToolRunner {
   }
 
   private async run(inner: ToolExecutor, tool: ToolDef, params: Record<string, unknown>, ctx: RunContext): Promise<RunOutcome> {
-    const t0 = performance.now();
+    const report = new RunReport(tool, ctx, this.clock);
     let transform: string | undefined;
+    let timeoutSec: number | undefined;
     try {
       if (this.disposed) throw new ToolInputError('the runtime is shutting down');
+      timeoutSec = timeLimitOf(tool, this.fnTimeoutSec);
       // Rendered first: a transform that cannot render must stop the call before anything runs.
       transform = tool.transform !== undefined ? render(tool.transform, params, 'transform') : undefined;
     } catch (e) {
-      this.announce(inner, tool, params, ctx);
-      ctx.events.emit({ type: 'exited', runId: ctx.runId, code: -1, durationMs: 0, error: e instanceof Error ? e.message : String(e) });
+      report.refused(inner.describe(tool, params), e);
       throw e;
     }
 
     const key = tool.cacheTtl && tool.cacheTtl > 0 ? cacheKey(tool.key, params, ctx.store) : undefined;
     const hit = key !== undefined ? this.cache.get(key) : undefined;
     if (hit) {
-      this.announce(inner, tool, params, ctx);
-      ctx.events.emit({ type: 'exited', runId: ctx.runId, code: hit.code, durationMs: Math.round(performance.now() - t0), cached: true });
-      return { ...hit, durationMs: Math.round(performance.now() - t0) };
+      report.cached(inner.describe(tool, params), hit.code);
+      return { ...hit, durationMs: report.elapsedMs() };
     }
 
-    if (transform === undefined) {
-      const outcome = await inner.run(tool, params, ctx);
-      if (key !== undefined && outcome.code === 0) this.cache.set(key, outcome, tool.cacheTtl as number);
-      return outcome;
+    const runCtx: RunContext = timeoutSec !== undefined ? { ...ctx, timeoutSec } : ctx;
+    let prepared: PreparedRun;
+    try {
+      prepared = inner.prepare(tool, params, runCtx);
+    } catch (e) {
+      report.refused(inner.describe(tool, params), e);
+      throw e;
     }
-
-    const held = new HeldExit(ctx.events);
+    report.started(prepared);
     let final: RunOutcome | undefined;
     let failure: string | undefined;
     try {
-      const first = await inner.run(tool, params, { ...ctx, events: held });
-      final = first.code === 0 ? await this.transform(tool, transform, first, ctx, t0) : first;
+      const first = await prepared.start();
+      final = transform !== undefined && first.code === 0 ? await this.transform(tool, transform, first, runCtx, report) : first;
       if (key !== undefined && final.code === 0) this.cache.set(key, final, tool.cacheTtl as number);
       return final;
     } catch (e) {
       failure = e instanceof Error ? e.message : String(e);
       throw e;
     } finally {
-      held.release(final, failure, t0);
+      report.exited(final, failure);
     }
-  }
-
-  /** A `started` event for a run the inner executor does not start itself (a cache hit, a refused call). */
-  private announce(inner: ToolExecutor, tool: ToolDef, params: Record<string, unknown>, ctx: RunContext): void {
-    const how = inner.describe?.(tool, params) ?? { command: tool.key, mode: 'pipe' as const };
-    ctx.events.emit({ type: 'started', runId: ctx.runId, toolKey: tool.key, command: how.command, caller: ctx.caller, mode: how.mode, at: this.clock.now() });
   }
 
   /**
    * Pipes a successful outcome through the rendered transform: a shell in
    * the tool's environment, cwd and limits, within what is left of the
-   * tool's timeout. An exec tool's transform reads its stdout; a function
+   * run's time limit. An exec tool's transform reads its stdout; a function
    * tool's reads its value as JSON, as MCC's runner prints it.
    */
-  private async transform(tool: ToolDef, script: string, outcome: RunOutcome, ctx: RunContext, t0: number): Promise<RunOutcome> {
+  private async transform(tool: ToolDef, script: string, outcome: RunOutcome, ctx: RunContext, report: RunReport): Promise<RunOutcome> {
     const input = tool.kind === 'fn' ? pyJsonDumps(outcome.value) : outcome.stdout;
     const toolEnv = buildToolEnv(tool, ctx.store, this.server);
     const env = toolEnv.env;
-    const timeout = tool.limits.timeout;
-    // What is left of the tool's own time budget.
-    const stop = new RunStop(ctx.signal, timeout !== undefined ? Math.max(0, timeout * 1000 - (performance.now() - t0)) : undefined);
+    const left = ctx.timeoutSec !== undefined ? Math.max(0, ctx.timeoutSec * 1000 - report.elapsedMs()) : undefined;
+    const stop = new RunStop(ctx.signal, left);
     this.transforms.add(stop.halt);
     try {
       const t = await runChild({
@@ -142,11 +140,11 @@ export class ToolRunner {
         signal: stop.signal,
         ...(tool.cwd !== undefined ? { cwd: tool.cwd } : {}),
       });
-      return transformed(tool, outcome, t, stop.reason, env, t0);
+      return transformed(tool, outcome, t, stop.reason, env, report.elapsedMs(), ctx.timeoutSec);
     } catch (e) {
       // The tool ran; only its transform could not start: a failed call, not a refused one.
       const why = `mcc: could not start the transform: ${e instanceof Error ? e.message : String(e)}`;
-      return { ...outcome, code: -1, stderr: appendLine(outcome.stderr, why), durationMs: Math.round(performance.now() - t0) };
+      return { ...outcome, code: -1, stderr: appendLine(outcome.stderr, why), durationMs: report.elapsedMs() };
     } finally {
       toolEnv.dispose();
       stop.dispose();
@@ -169,15 +167,15 @@ function transformed(
   t: Awaited<ReturnType<typeof runChild>>,
   stopped: StopReason | undefined,
   env: Record<string, string>,
-  t0: number,
+  durationMs: number,
+  timeoutSec: number | undefined,
 ): RunOutcome {
   const out = cleanTerminalText(t.stdout.text()) + markerOf(t.stdout);
   const err = cleanTerminalText(t.stderr.text()) + markerOf(t.stderr);
   const truncated = before.truncated || t.stdout.truncated || t.stderr.truncated ? { truncated: true } : {};
-  const durationMs = Math.round(performance.now() - t0);
   let stderr = appendLine(before.stderr, err);
   if (stopped || t.aborted) {
-    return { code: -1, stdout: out, stderr: appendLine(stderr, `${stopNote(stopped, tool.limits.timeout)} (in the transform)`), durationMs, ...truncated };
+    return { code: -1, stdout: out, stderr: appendLine(stderr, `${stopNote(stopped, timeoutSec)} (in the transform)`), durationMs, ...truncated };
   }
   const { code, note } = explainExit(t, tool.limits, `${out}\n${err}`);
   if (code !== 0) {
@@ -189,26 +187,4 @@ function transformed(
   // A function tool's answer becomes the transform's text.
   const value = tool.kind === 'fn' ? { value: out } : {};
   return { ...before, ...value, code: 0, stdout: out, stderr, durationMs, ...truncated };
-}
-
-
-/** Passes events through, except `exited`, which waits for release(). */
-class HeldExit implements RunEventSink {
-  private exit: Extract<RunEvent, { type: 'exited' }> | undefined;
-
-  constructor(private readonly sink: RunEventSink) {}
-
-  emit(event: RunEvent): void {
-    if (event.type === 'exited') this.exit = event;
-    else this.sink.emit(event);
-  }
-
-  /** Announces the end with the call's final code (the transform's, if it failed). */
-  release(outcome: RunOutcome | undefined, failure: string | undefined, t0: number): void {
-    const held = this.exit;
-    if (!held) return;
-    const code = outcome?.code ?? -1;
-    const error = outcome ? (code === 0 ? undefined : lastLine(outcome.stderr)) : (held.error ?? failure ?? 'the run failed inside the runtime');
-    this.sink.emit({ type: 'exited', runId: held.runId, code, durationMs: Math.round(performance.now() - t0), ...(error ? { error } : {}) });
-  }
 }

@@ -2,7 +2,8 @@
 // editor: the runtime over the host's storage, the authenticator, then the
 // transport (Streamable HTTP with its MCP session limits, or stdio). The
 // stop is ordered so nothing is lost: stop accepting, cancel running tools
-// and let their callers have the answer, flush the store, then close.
+// and let their callers have the answer, close the transport, then close the
+// store (which writes what it still holds, once).
 import { randomBytes } from 'node:crypto';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { silentLogger, type Logger } from '../host';
@@ -34,7 +35,8 @@ export interface StdioTransportOptions {
 }
 
 export interface ServeOptions {
-  runtime: OpenRuntimeOptions;
+  /** The runtime's options; the secrets default to those of the owner, the users file and the environment. */
+  runtime: Omit<OpenRuntimeOptions, 'secrets'> & { secrets?: OpenRuntimeOptions['secrets'] };
   owner: { token: string; principal: Principal };
   users?: UsersConfig;
   transport: HttpTransportOptions | StdioTransportOptions;
@@ -97,12 +99,11 @@ export async function startServing(o: ServeOptions): Promise<RunningServer> {
         // Cancels running tools and waits until each call has its answer.
         await runtime.shutdown();
         await served.drain(ANSWER_GRACE_MS);
-        await store.flush();
       } finally {
         try {
           await served.close();
         } finally {
-          // Writes what is still queued (last-use times) and releases the backend.
+          // The one flush: writes what is still queued (last-use times), then releases the backend.
           await store.close();
         }
       }
@@ -134,7 +135,7 @@ async function listen(t: HttpTransportOptions, opened: OpenedRuntime, authentica
 // One client on this process's stdin/stdout, as the owner.
 async function serveStdio(t: StdioTransportOptions, opened: OpenedRuntime, owner: Principal): Promise<Served> {
   const key = t.sessionKey ?? `stdio-${randomBytes(12).toString('base64url')}`;
-  const server = createServer({ runtime: opened.runtime, principal: owner, sessionKeyFor: () => key });
+  const server = createServer({ runtime: opened.runtime, principal: owner, fixedBucketKey: key });
   await server.connect(new StdioServerTransport());
   return { stopAccepting: () => undefined, drain: () => Promise.resolve(), close: () => server.close() };
 }

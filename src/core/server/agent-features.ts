@@ -11,7 +11,7 @@ import { answerCompletions, type Completable } from './completions';
 import { registerSessionResource, SESSION_URI } from './resources/session-resource';
 import { ResourceSubscriptions } from './resources/subscriptions';
 import { registerToolResources, TOOL_URI_PREFIX } from './resources/tool-resources';
-import type { McpSessionContext } from './session-context';
+import type { ConnectionContext } from './connection-context';
 
 // What completes, the same for every connection.
 const COMPLETABLE: Completable = {
@@ -21,7 +21,7 @@ const COMPLETABLE: Completable = {
   resources: new Set([SESSION_URI]),
 };
 
-export function addAgentFeatures(server: McpServer, ctx: McpSessionContext, catalogTools: RegisteredTool[]): void {
+export function addAgentFeatures(server: McpServer, ctx: ConnectionContext, catalogTools: RegisteredTool[]): void {
   registerPrompts(server, ctx);
   const subscriptions = new ResourceSubscriptions(server, ctx);
   registerToolResources(server, ctx);
@@ -32,16 +32,16 @@ export function addAgentFeatures(server: McpServer, ctx: McpSessionContext, cata
 
   // The runtime hands out the same list until the catalog changes, so each
   // connection keeps a reference, not a copy of thousands of keys.
-  let listed = ctx.runtime.accessibleTools(ctx.principal);
+  let listed = ctx.runtime.catalog.accessibleTools(ctx.principal);
   const listeners = [
-    ctx.runtime.onDidChangeCatalog(() => {
+    ctx.runtime.catalog.onDidChange(() => {
       direct.sync();
-      const now = ctx.runtime.accessibleTools(ctx.principal);
+      const now = ctx.runtime.catalog.accessibleTools(ctx.principal);
       if (!sameKeys(now, listed)) server.sendResourceListChanged();
       listed = now;
       subscriptions.catalogChanged();
     }),
-    ctx.runtime.onDidChangeExpose(() => direct.sync()),
+    ctx.runtime.catalog.onDidChangeExpose(() => direct.sync()),
     ctx.runtime.store.onDidChange((c) => subscriptions.storeChanged(c)),
   ];
   const previous = server.server.onclose;

@@ -3,7 +3,6 @@
 // for them with a progressToken, and log messages at the level it set with
 // logging/setLevel. And the answer to a call it cancelled, which the SDK
 // would drop, so that the call's stream ends instead of hanging open.
-import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
   ErrorCode,
@@ -16,10 +15,11 @@ import {
   type ServerNotification,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { CallOptions, Runtime } from '../runtime';
-import { DEFAULT_FN_TIMEOUT_SEC } from '../fn/fn-executor';
+import { timeLimitOf } from '../tool-run/time-limit';
 import { teeEventSinks } from '../tool-run/contract';
 import type { ToolCallResult } from '../tool-result';
 import { RunLog } from './run-log';
+import { onSetLoggingLevel, sendCancelledAnswer } from './sdk-gaps';
 import { RunProgress } from './run-progress';
 
 /** The part of the SDK's request extra that feedback needs. */
@@ -32,13 +32,6 @@ export interface FeedbackExtra {
 
 const SEVERITY: readonly LoggingLevel[] = LoggingLevelSchema.options;
 
-// logging/setLevel with a loose params schema, so a bad level is an
-// invalid-params error naming the levels rather than an internal error.
-const SetLevelRequest = z.object({
-  method: z.literal('logging/setLevel'),
-  params: z.object({ level: z.unknown() }).passthrough(),
-});
-
 /** One connection's logging level and the feedback of its calls. */
 export class ConnectionFeedback {
   private level: LoggingLevel | undefined;
@@ -47,11 +40,10 @@ export class ConnectionFeedback {
     private readonly server: McpServer,
     private readonly runtime: Runtime,
   ) {
-    server.server.setRequestHandler(SetLevelRequest, (req) => {
-      const parsed = LoggingLevelSchema.safeParse(req.params.level);
+    onSetLoggingLevel(server, (level) => {
+      const parsed = LoggingLevelSchema.safeParse(level);
       if (!parsed.success) throw new McpError(ErrorCode.InvalidParams, `level must be one of ${SEVERITY.join(', ')}`);
       this.level = parsed.data;
-      return {};
     });
   }
 
@@ -92,15 +84,15 @@ export class ConnectionFeedback {
    * open; a client that cancelled ignores a late answer, as the spec says.
    */
   answerCancelled(extra: FeedbackExtra, result: CallToolResult): void {
-    if (!extra.signal.aborted) return;
-    this.server.server.transport?.send({ jsonrpc: '2.0', id: extra.requestId, result }).catch(() => undefined);
+    if (extra.signal.aborted) sendCancelledAnswer(this.server, extra.requestId, result);
   }
 
   private timeLimitOf(key: string): number | undefined {
-    const tool = this.runtime.getCatalog().tools.get(key);
-    if (!tool) return undefined;
-    const t = tool.limits.timeout;
-    if (typeof t === 'number' && t > 0) return t;
-    return tool.kind === 'fn' ? DEFAULT_FN_TIMEOUT_SEC : undefined;
+    const tool = this.runtime.catalog.current.tools.get(key);
+    try {
+      return tool ? timeLimitOf(tool) : undefined;
+    } catch {
+      return undefined; // a bad limit refuses the run itself; progress just shows no total
+    }
   }
 }

@@ -1,18 +1,16 @@
-// One path for every catalog tool call (execute and the direct tools): when
-// required scalar parameters are missing and the client can show forms, ask
-// the person for them in one form first (MCP elicitation); accepted answers
-// join the params and are validated like any others. Declined or cancelled:
-// a clear error result, nothing runs. Without form support, or when a
-// missing parameter is a list or an object (forms cannot hold those), the
-// call goes on and fails as it always did, naming the parameter.
+// A catalog tool call over MCP (execute and the direct tools), handed to the
+// call pipeline with what only MCP has: the caller's feedback (progress and
+// log messages), and, when the client can show forms, an asker that puts
+// missing required params to the person in one elicitation form.
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult, ElicitRequestFormParams, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ElicitRequestFormParams } from '@modelcontextprotocol/sdk/types.js';
 import type { ParamSpec, ToolDef } from '../catalog/types';
-import { parseParamsArgument, type CallOptions } from '../runtime';
-import { fail, type ToolCallResult } from '../tool-result';
+import type { CallOptions } from '../call/call-pipeline';
+import type { AskAnswer, ParamAsker } from '../call/missing-params';
+import type { ToolCallResult } from '../tool-result';
 import type { FeedbackExtra } from './call-feedback';
-import { toMcpResult, type HandlerExtra, type McpSessionContext } from './session-context';
-import { isScalar, paramSchema, visibleParams } from './tool-schema';
+import { toMcpResult, type HandlerExtra, type ConnectionContext } from './connection-context';
+import { paramSchema } from './tool-schema';
 
 /** How long a person has to fill in the form (the SDK's default of 60 s is too short to think). */
 export const ELICIT_TIMEOUT_MS = 10 * 60 * 1000;
@@ -26,7 +24,7 @@ export const ELICIT_TIMEOUT_MS = 10 * 60 * 1000;
  */
 export async function answerCatalogCall(
   server: McpServer,
-  ctx: McpSessionContext,
+  ctx: ConnectionContext,
   key: unknown,
   params: unknown,
   extra: HandlerExtra & FeedbackExtra,
@@ -40,58 +38,27 @@ export async function answerCatalogCall(
 
 async function runCatalogCall(
   server: McpServer,
-  ctx: McpSessionContext,
+  ctx: ConnectionContext,
   key: unknown,
   params: unknown,
   extra: HandlerExtra,
   feedback: Pick<CallOptions, 'events' | 'signal'>,
 ): Promise<ToolCallResult> {
-  const call = { ...feedback, clientName: ctx.clientName() };
-  const sessionKey = ctx.sessionKeyFor(extra);
-  const ask = plan(server, ctx, key, params);
-  if (!ask) return ctx.runtime.execute(ctx.principal, sessionKey, key, params, call);
-
-  const started = ctx.runtime.now();
-  const names = ask.missing.map((p) => `'${p.name}'`).join(', ');
-  const refuse = (text: string): ToolCallResult => {
-    const result = fail(`'${ask.tool.key}' did not run: ${text}`);
-    ctx.runtime.recordRefusal(ctx.principal, sessionKey, ask.tool.key, ask.given, started, result, call);
-    return result;
-  };
-  let answer: ElicitResult;
-  try {
-    answer = await server.server.elicitInput(formFor(ask.tool, ask.missing), {
-      signal: extra.signal,
-      timeout: ELICIT_TIMEOUT_MS,
-      ...(extra.requestId !== undefined ? { relatedRequestId: extra.requestId } : {}),
-    });
-  } catch (e) {
-    return refuse(`asking the user for ${names} failed: ${e instanceof Error ? e.message : String(e)}`);
-  }
-  if (answer.action === 'decline') return refuse(`the user declined to give ${names}. Ask them, or call it again with those parameters.`);
-  if (answer.action === 'cancel') return refuse(`the user cancelled the form asking for ${names}.`);
-  const merged = { ...ask.given, ...(answer.content ?? {}) };
-  return ctx.runtime.execute(ctx.principal, sessionKey, ask.tool.key, merged, call);
+  // Only a client that can show forms is asked for missing params; the pipeline decides when.
+  const canAsk = server.server.getClientCapabilities()?.elicitation?.form !== undefined;
+  const ask: ParamAsker | undefined = canAsk ? (tool, missing) => askWithForm(server, tool, missing, extra) : undefined;
+  const call: CallOptions = { ...feedback, clientName: ctx.clientName(), ...(ask ? { ask } : {}) };
+  return ctx.runtime.calls.execute(ctx.principal, ctx.bucketKeyFor(extra), key, params, call);
 }
 
-interface Ask {
-  tool: ToolDef;
-  given: Record<string, unknown>;
-  missing: ParamSpec[];
-}
-
-/** What to ask for, or undefined when the call should simply go on. */
-function plan(server: McpServer, ctx: McpSessionContext, key: unknown, params: unknown): Ask | undefined {
-  if (!server.server.getClientCapabilities()?.elicitation?.form) return undefined;
-  if (typeof key !== 'string') return undefined;
-  // Only tools the caller may run: the runtime answers everything else as before.
-  const tool = ctx.runtime.accessibleTools(ctx.principal).find((t) => t.key === key);
-  if (!tool) return undefined;
-  const given = parseParamsArgument(params);
-  if (typeof given === 'string') return undefined;
-  const missing = visibleParams(tool).filter((p) => p.required && (given[p.name] === undefined || given[p.name] === null));
-  if (missing.length === 0 || !missing.every(isScalar)) return undefined;
-  return { tool, given, missing };
+/** One MCP elicitation form for the missing params, with the request it belongs to. */
+async function askWithForm(server: McpServer, tool: ToolDef, missing: ParamSpec[], extra: HandlerExtra): Promise<AskAnswer> {
+  const answer = await server.server.elicitInput(formFor(tool, missing), {
+    signal: extra.signal,
+    timeout: ELICIT_TIMEOUT_MS,
+    ...(extra.requestId !== undefined ? { relatedRequestId: extra.requestId } : {}),
+  });
+  return answer.action === 'accept' ? { action: 'accept', content: answer.content ?? {} } : { action: answer.action };
 }
 
 /** One form for all missing params: their types, descriptions (with examples) and defaults. */

@@ -3,14 +3,14 @@
 // The SDK sends at most 100 values and says when there are more.
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CompleteRequestSchema, ErrorCode, McpError, type CompleteResult } from '@modelcontextprotocol/sdk/types.js';
-import type { McpSessionContext } from './session-context';
+import type { ConnectionContext } from './connection-context';
 
 /** The most values one completion answer carries (as the SDK sends). */
 const MAX_COMPLETIONS = 100;
 
-export function completeKeys(ctx: Pick<McpSessionContext, 'runtime' | 'principal'>, prefix: string | undefined): string[] {
+export function completeKeys(ctx: Pick<ConnectionContext, 'runtime' | 'principal'>, prefix: string | undefined): string[] {
   const p = (prefix ?? '').toLowerCase();
-  return ctx.runtime
+  return ctx.runtime.catalog
     .accessibleTools(ctx.principal)
     .map((t) => t.key)
     .filter((k) => k.toLowerCase().startsWith(p));
@@ -34,7 +34,7 @@ const NOTHING: CompleteResult = { completion: { values: [], hasMore: false } };
  * completer bound to this connection and are built once for all of them.
  * Anything else answers as the SDK would: nothing, or an unknown reference.
  */
-export function answerCompletions(server: McpServer, ctx: McpSessionContext, known: Completable): void {
+export function answerCompletions(server: McpServer, ctx: ConnectionContext, known: Completable): void {
   server.server.setRequestHandler(CompleteRequestSchema, (request): CompleteResult => {
     const { ref, argument } = request.params;
     let keyed: boolean;

@@ -1,7 +1,7 @@
 // Builds one MCP server per connection, one file per tool (as the MCP
 // `everything` example does), bound to the connection's principal.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { McpSessionContext } from './session-context';
+import type { ConnectionContext } from './connection-context';
 import { ConnectionFeedback } from './call-feedback';
 import { registerSearch } from './tools/search';
 import { registerExecute } from './tools/execute';
@@ -10,6 +10,7 @@ import { registerGetSession } from './tools/get-session';
 import { registerSetSession } from './tools/set-session';
 import { addAgentFeatures } from './agent-features';
 import { formValidator } from './form-validator';
+import { bucketKeyOf } from './bucket-key';
 
 export const SERVER_NAME = 'mcc';
 export const SERVER_VERSION = '0.1.0';
@@ -21,7 +22,12 @@ const INSTRUCTIONS =
   '(its key with "." written "__"); prompts find_and_run, explain_tool and debug_error and the resources mcc://tools/{key} ' +
   'and mcc://session help too.';
 
-export type ConnectionOptions = Omit<McpSessionContext, 'clientName' | 'feedback'>;
+export interface ConnectionOptions {
+  runtime: ConnectionContext['runtime'];
+  principal: ConnectionContext['principal'];
+  /** The bucket of a connection whose requests name none (stdio's one client). */
+  fixedBucketKey?: string;
+}
 
 export function createServer(connection: ConnectionOptions): McpServer {
   // logging: run start/exit and stderr of a caller's own runs, at the level it sets.
@@ -29,8 +35,10 @@ export function createServer(connection: ConnectionOptions): McpServer {
     { name: SERVER_NAME, version: SERVER_VERSION },
     { instructions: INSTRUCTIONS, capabilities: { logging: {} }, jsonSchemaValidator: formValidator },
   );
-  const ctx: McpSessionContext = {
-    ...connection,
+  const ctx: ConnectionContext = {
+    runtime: connection.runtime,
+    principal: connection.principal,
+    bucketKeyFor: (extra) => bucketKeyOf(extra, connection.fixedBucketKey),
     clientName: () => server.server.getClientVersion()?.name,
     feedback: new ConnectionFeedback(server, connection.runtime),
   };

@@ -9,8 +9,9 @@ import { formatSignature } from '../catalog/signature';
 import type { ToolDef } from '../catalog/types';
 import { answerCatalogCall } from './catalog-call';
 import { exposure } from '../expose';
-import type { McpSessionContext } from './session-context';
+import type { ConnectionContext } from './connection-context';
 import { inputSchemaOf, passThroughSchema } from './tool-schema';
+import { withOneToolListChanged } from './sdk-gaps';
 
 interface Entry {
   handle: RegisteredTool;
@@ -23,16 +24,16 @@ export class DirectTools {
 
   constructor(
     private readonly server: McpServer,
-    private readonly ctx: McpSessionContext,
+    private readonly ctx: ConnectionContext,
     /** search, describe_tools and execute: hidden in `direct` mode. */
     private readonly catalogTools: RegisteredTool[],
   ) {}
 
   /** Brings the tool list in line with the catalog, the caller's access and the mode. */
   sync(): void {
-    const accessible = this.ctx.runtime.accessibleTools(this.ctx.principal);
-    const show = exposure(this.ctx.runtime.expose, accessible.length);
-    oneNotification(this.server, () => {
+    const accessible = this.ctx.runtime.catalog.accessibleTools(this.ctx.principal);
+    const show = exposure(this.ctx.runtime.catalog.expose, accessible.length);
+    withOneToolListChanged(this.server, () => {
       for (const t of this.catalogTools) if (t.enabled !== show.catalogTools) t.update({ enabled: show.catalogTools });
       const wanted = new Map((show.directTools ? accessible : []).map((t) => [directToolName(t.key), t]));
       for (const [name, entry] of this.entries) {
@@ -82,23 +83,4 @@ function describe(tool: ToolDef): string {
 
 function fingerprintOf(tool: ToolDef): string {
   return JSON.stringify([tool.key, describe(tool), inputSchemaOf(tool), tool.annotations ?? null]);
-}
-
-/**
- * Runs `change` with the server's tools/list_changed notifications held
- * back, then sends one if any was due. The SDK announces each registration
- * and removal on its own; a catalog reload must not become fifty messages.
- */
-function oneNotification(server: McpServer, change: () => void): void {
-  const send = server.sendToolListChanged.bind(server);
-  let due = false;
-  server.sendToolListChanged = () => {
-    due = true;
-  };
-  try {
-    change();
-  } finally {
-    server.sendToolListChanged = send;
-  }
-  if (due) send();
 }

@@ -4,6 +4,7 @@
 // only describes.
 import { z } from 'zod/v4';
 import type { ParamSpec, ParamType, ToolDef } from '../catalog/types';
+import { visibleParams } from '../catalog/visible-params';
 
 const JSON_TYPE: Record<ParamType, string> = {
   str: 'string',
@@ -13,10 +14,6 @@ const JSON_TYPE: Record<ParamType, string> = {
   list: 'array',
   dict: 'object',
 };
-
-export function visibleParams(tool: ToolDef): ParamSpec[] {
-  return tool.params.filter((p) => !p.hasOverride);
-}
 
 /** One param as a JSON Schema property. */
 export function paramSchema(p: ParamSpec): Record<string, unknown> {
@@ -51,7 +48,3 @@ export function passThroughSchema(jsonSchema: Record<string, unknown>): z.ZodTyp
   return schema;
 }
 
-/** Params an elicitation form can ask for: MCP forms hold only strings, numbers and booleans. */
-export function isScalar(p: ParamSpec): boolean {
-  return p.type !== 'list' && p.type !== 'dict';
-}

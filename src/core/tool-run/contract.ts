@@ -1,5 +1,7 @@
-// The contract between the runtime and whatever runs a tool (exec or fn),
-// and the run events hosts subscribe to (editor terminals, audit log, stderr).
+// The contract between a call and whatever runs its tool (exec or fn), and
+// the run events hosts subscribe to (editor terminals, audit log, stderr).
+// The lowest floor of the core: everything that runs or reports a run
+// imports it, and it imports only the catalog's types.
 import type { ToolDef } from '../catalog/types';
 
 export interface Caller {
@@ -14,6 +16,8 @@ export interface RunContext {
   store: Record<string, unknown>;
   signal?: AbortSignal;
   events: RunEventSink;
+  /** The run's time limit in seconds (the tool's own, or the default of its kind); none when absent. */
+  timeoutSec?: number;
 }
 
 export interface RunOutcome {
@@ -34,12 +38,34 @@ export interface RunOutcome {
 
 export type RunEventMode = 'pty' | 'pipe' | 'worker' | 'python';
 
-/** Runs one kind of tool. The runtime validates params before calling. */
+/** How a run shows in events: the command (override params masked) or fn target, and where it runs. */
+export interface RunShape {
+  command: string;
+  mode: RunEventMode;
+}
+
+/** A run checked and set up, not yet started. */
+export interface PreparedRun extends RunShape {
+  /** Runs it; reports only `output` events (the tool runner reports its start and end). */
+  start(): Promise<RunOutcome>;
+}
+
+/**
+ * Runs one kind of tool. The call validates params before; the tool runner
+ * (tool-runner.ts) prepares, announces, starts and ends every run.
+ */
 export interface ToolExecutor {
-  run(tool: ToolDef, params: Record<string, unknown>, ctx: RunContext): Promise<RunOutcome>;
-  /** How a run of this tool shows in events (for runs answered without one, e.g. from the cache). */
-  describe?(tool: ToolDef, params: Record<string, unknown>): { command: string; mode: RunEventMode };
+  /** Checks and sets up a run; throws ToolInputError when the call cannot run. Nothing has started. */
+  prepare(tool: ToolDef, params: Record<string, unknown>, ctx: RunContext): PreparedRun;
+  /** How a run of this tool would show, for runs that start nothing (a cache hit, a failed prepare). */
+  describe(tool: ToolDef, params: Record<string, unknown>): RunShape;
   /** Kill everything still running (shutdown). */
+  dispose?(): Promise<void> | void;
+}
+
+/** Runs a tool to its outcome and reports the whole run: what the call pipeline holds. */
+export interface ToolRuns {
+  run(tool: ToolDef, params: Record<string, unknown>, ctx: RunContext): Promise<RunOutcome>;
   dispose?(): Promise<void> | void;
 }
 

@@ -2,7 +2,7 @@
 // what is handed out cannot be changed by the caller that got it.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { AccessCache } from '../../../src/core/access-cache';
+import { AccessCache } from '../../../src/core/call/access-cache';
 import type { Principal } from '../../../src/core/identity';
 import type { ToolDef } from '../../../src/core/catalog/types';
 import { execTool } from '../catalog/tooldef';

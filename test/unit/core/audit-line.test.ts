@@ -1,7 +1,7 @@
 // Log lines that cannot be forged: every field from outside is escaped.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatAuditLine } from '../../../src/core/audit';
+import { formatAuditLine } from '../../../src/core/call/audit-entry';
 import { boundText, escapeControl } from '../../../src/core/log-text';
 
 test('escapeControl writes C0, DEL, C1 and line separators as escapes', () => {

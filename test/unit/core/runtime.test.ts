@@ -6,7 +6,7 @@ import { Runtime, type AuditEntry } from '../../../src/core/runtime';
 import { SessionStore } from '../../../src/core/session/store';
 import { MemoryStorage } from '../../../src/core/session/memory-storage';
 import type { ExecTool, FnTool, ToolDef } from '../../../src/core/catalog/types';
-import type { RunContext, RunOutcome, ToolExecutor } from '../../../src/core/tool-run/contract';
+import type { RunContext, RunOutcome, ToolRuns } from '../../../src/core/tool-run/contract';
 import type { Principal } from '../../../src/core/identity';
 import { serverSecrets } from '../../../src/core/secrets';
 
@@ -21,7 +21,7 @@ const execTool: ExecTool = {
 };
 const fnTool: FnTool = { ...base, kind: 'fn', key: 't.fn', name: 'fn', params: [], language: 'js', target: './m.mjs:f', takesContext: true };
 
-class FakeExecutor implements ToolExecutor {
+class FakeExecutor implements ToolRuns {
   calls: Array<{ tool: ToolDef; params: Record<string, unknown>; ctx: RunContext }> = [];
   constructor(private readonly answer: (ctx: RunContext) => Promise<RunOutcome> | RunOutcome) {}
   async run(tool: ToolDef, params: Record<string, unknown>, ctx: RunContext): Promise<RunOutcome> {
@@ -30,11 +30,11 @@ class FakeExecutor implements ToolExecutor {
   }
 }
 
-async function setup(exec: ToolExecutor, fn?: ToolExecutor, gate?: () => string | undefined) {
+async function setup(exec: ToolRuns, fn?: ToolRuns, gate?: () => string | undefined) {
   const store = await SessionStore.open({ storage: new MemoryStorage(), sweepIntervalMs: 0 });
   const audits: AuditEntry[] = [];
   const runtime = new Runtime({ store, executors: { exec, ...(fn ? { fn } : {}) }, onAudit: (a) => audits.push(a), ...(gate ? { gate } : {}) });
-  runtime.setCatalog({ tools: new Map<string, ToolDef>([[execTool.key, execTool], [fnTool.key, fnTool]]), diagnostics: [], files: [] });
+  runtime.catalog.set({ tools: new Map<string, ToolDef>([[execTool.key, execTool], [fnTool.key, fnTool]]), diagnostics: [], files: [] });
   return { store, runtime, audits };
 }
 
@@ -43,7 +43,7 @@ describe('Runtime', () => {
     const exec = new FakeExecutor(() => ({ code: 0, stdout: 'out', stderr: '', durationMs: 1 }));
     const { runtime, store, audits } = await setup(exec);
     await store.set('owner', 'k', 'target', 'db');
-    const r = await runtime.execute(OWNER, 'k', 't.run', { word: 'w' });
+    const r = await runtime.calls.execute(OWNER, 'k', 't.run', { word: 'w' });
     assert.deepEqual(r, { isError: false, text: 'out', structured: { returncode: 0, stdout: 'out', stderr: '', duration_ms: 1, truncated: false } });
     assert.deepEqual(exec.calls[0].params, { word: 'w', secret: 'hidden' });
     assert.equal(exec.calls[0].ctx.store.target, 'db');
@@ -55,9 +55,9 @@ describe('Runtime', () => {
   test('params may come as a JSON string; bad params never reach the executor', async () => {
     const exec = new FakeExecutor(() => ({ code: 0, stdout: 'ok', stderr: '', durationMs: 1 }));
     const { runtime } = await setup(exec);
-    assert.equal((await runtime.execute(OWNER, 'k', 't.run', '{"word":"w"}')).isError, false);
+    assert.equal((await runtime.calls.execute(OWNER, 'k', 't.run', '{"word":"w"}')).isError, false);
     for (const bad of [{}, { word: 'w', secret: 'mine' }, '[1]', 42]) {
-      assert.equal((await runtime.execute(OWNER, 'k', 't.run', bad)).isError, true, JSON.stringify(bad));
+      assert.equal((await runtime.calls.execute(OWNER, 'k', 't.run', bad)).isError, true, JSON.stringify(bad));
     }
     assert.equal(exec.calls.length, 1);
   });
@@ -65,12 +65,12 @@ describe('Runtime', () => {
   test('a closed gate refuses every tool and hides them', async () => {
     const exec = new FakeExecutor(() => ({ code: 0, stdout: '', stderr: '', durationMs: 1 }));
     const { runtime } = await setup(exec, undefined, () => 'workspace not trusted');
-    const r = await runtime.execute(OWNER, 'k', 't.run', { word: 'w' });
+    const r = await runtime.calls.execute(OWNER, 'k', 't.run', { word: 'w' });
     assert.equal(r.isError, true);
     assert.equal(r.text, 'workspace not trusted');
     // Nothing ran: the run's shape all the same, code -1 and the reason as stderr.
     assert.deepEqual(r.structured, { returncode: -1, stdout: '', stderr: 'workspace not trusted', duration_ms: 0, truncated: false });
-    assert.deepEqual(runtime.accessibleTools(OWNER), []);
+    assert.deepEqual(runtime.catalog.accessibleTools(OWNER), []);
     assert.equal(exec.calls.length, 0);
   });
 
@@ -82,7 +82,7 @@ describe('Runtime', () => {
     }));
     const { runtime, store } = await setup(exec, fn);
     await store.set('owner', 'k', 'keep', 1);
-    const r = await runtime.execute(OWNER, 'k', 't.fn', {});
+    const r = await runtime.calls.execute(OWNER, 'k', 't.fn', {});
     assert.equal(r.text, 'done');
     assert.equal(r.structured?.stdout, 'done', 'structuredContent carries the answer as the text does');
     assert.deepEqual(await store.variables('owner', 'k'), { keep: 1, cursor: 7 });
@@ -91,7 +91,7 @@ describe('Runtime', () => {
   test('failures carry code, stdout and stderr', async () => {
     const exec = new FakeExecutor(() => ({ code: 2, stdout: 'o', stderr: 'e', durationMs: 1 }));
     const { runtime } = await setup(exec);
-    const r = await runtime.execute(OWNER, 'k', 't.run', { word: 'w' });
+    const r = await runtime.calls.execute(OWNER, 'k', 't.run', { word: 'w' });
     assert.equal(r.isError, true);
     assert.deepEqual(r.structured, { returncode: 2, stdout: 'o', stderr: 'e', duration_ms: 1, truncated: false });
   });
@@ -99,7 +99,7 @@ describe('Runtime', () => {
   test('a run in a terminal leaves stderr out of structuredContent; a cut output says truncated', async () => {
     const exec = new FakeExecutor(() => ({ code: 0, stdout: 'all', stderr: '', durationMs: 3, terminal: true, truncated: true }));
     const { runtime } = await setup(exec);
-    const r = await runtime.execute(OWNER, 'k', 't.run', { word: 'w' });
+    const r = await runtime.calls.execute(OWNER, 'k', 't.run', { word: 'w' });
     assert.deepEqual(r.structured, { returncode: 0, stdout: 'all', duration_ms: 3, truncated: true });
   });
 
@@ -110,8 +110,8 @@ describe('Runtime', () => {
       return { code: 0, stdout: 'x', stderr: '', durationMs: 1 };
     });
     const { runtime } = await setup(exec);
-    await runtime.execute(OWNER, 'k', 't.run', { word: 'w' }, { events: { emit: (e) => seen.push(e.type) } });
-    await runtime.execute(OWNER, 'k', 't.run', { word: 'w' });
+    await runtime.calls.execute(OWNER, 'k', 't.run', { word: 'w' }, { events: { emit: (e) => seen.push(e.type) } });
+    await runtime.calls.execute(OWNER, 'k', 't.run', { word: 'w' });
     assert.deepEqual(seen, ['output'], 'only the call that brought the sink sees its events');
   });
 
@@ -125,10 +125,10 @@ describe('Runtime', () => {
         }),
     );
     const { runtime } = await setup(exec);
-    const pending = runtime.execute(OWNER, 'k', 't.run', { word: 'w' });
+    const pending = runtime.calls.execute(OWNER, 'k', 't.run', { word: 'w' });
     while (!seen) await new Promise((r) => setImmediate(r));
-    assert.equal(runtime.cancelRun('no-such-run'), false);
-    assert.equal(runtime.cancelRun(seen.runId), true);
+    assert.equal(runtime.running.cancel('no-such-run'), false);
+    assert.equal(runtime.running.cancel(seen.runId), true);
     const r = await pending;
     assert.equal(r.isError, true);
     assert.match(r.text, /stopped with return code -1/);
@@ -140,15 +140,15 @@ describe('Runtime', () => {
     const audits: AuditEntry[] = [];
     const exec = new FakeExecutor(() => ({ code: 0, stdout: 'ran', stderr: '', durationMs: 1 }));
     const runtime = new Runtime({ store, executors: { exec }, onAudit: (a) => audits.push(a) });
-    runtime.setCatalog({ tools: new Map<string, ToolDef>([[execTool.key, execTool]]), diagnostics: [], files: [] });
+    runtime.catalog.set({ tools: new Map<string, ToolDef>([[execTool.key, execTool]]), diagnostics: [], files: [] });
     storage.get = () => Promise.reject(new Error('EIO (injected)'));
-    const r = await runtime.execute(OWNER, 'k', 't.run', { word: 'w' });
+    const r = await runtime.calls.execute(OWNER, 'k', 't.run', { word: 'w' });
     assert.equal(r.isError, true);
     assert.match(r.text, /did not run: .*EIO/);
     assert.equal(exec.calls.length, 0);
     assert.equal(audits.length, 1);
     assert.equal(audits[0].code, 'error');
-    const g = await runtime.getSession(OWNER, 'k', 'x');
+    const g = await runtime.calls.getSession(OWNER, 'k', 'x');
     assert.equal(g.isError, true);
     assert.match(g.text, /EIO/);
   });
@@ -163,8 +163,8 @@ describe('Runtime', () => {
       return { code: 0, stdout: '"v"', stderr: '', durationMs: 1, value: 'v', contextOut: { ...ctx.store, cursor: 1 } };
     });
     const runtime = new Runtime({ store, executors: { exec, fn } });
-    runtime.setCatalog({ tools: new Map<string, ToolDef>([[fnTool.key, fnTool]]), diagnostics: [], files: [] });
-    const r = await runtime.execute(OWNER, 'k', 't.fn', {});
+    runtime.catalog.set({ tools: new Map<string, ToolDef>([[fnTool.key, fnTool]]), diagnostics: [], files: [] });
+    const r = await runtime.calls.execute(OWNER, 'k', 't.fn', {});
     assert.equal(r.isError, false);
     assert.match(r.text, /^v\n\[mcc: the tool's session changes were not saved: .*disk full/);
     storage.change = realChange;
@@ -181,7 +181,7 @@ describe('Runtime', () => {
     });
     const opened = await setup(exec, fn);
     box.store = opened.store;
-    const r = await opened.runtime.execute(OWNER, 'k', 't.fn', {});
+    const r = await opened.runtime.calls.execute(OWNER, 'k', 't.fn', {});
     assert.equal(r.isError, false);
     assert.match(r.text, /^v\n\[mcc: Write-back refused: 'counter' was changed by another call since this tool read the session, so none of its session changes were written/);
     assert.deepEqual(await opened.store.variables('owner', 'k'), { counter: 100 });
@@ -200,9 +200,9 @@ describe('Runtime', () => {
     });
     const { runtime, store } = await setup(exec, fn);
     const results = await Promise.all([
-      ...Array.from({ length: 200 }, () => runtime.execute(OWNER, 'k', 't.fn', {})),
-      ...Array.from({ length: 20 }, () => runtime.execute(OWNER, 'k2', 't.fn', {})),
-      runtime.execute(OWNER, 'k', 't.run', { word: 'w' }),
+      ...Array.from({ length: 200 }, () => runtime.calls.execute(OWNER, 'k', 't.fn', {})),
+      ...Array.from({ length: 20 }, () => runtime.calls.execute(OWNER, 'k2', 't.fn', {})),
+      runtime.calls.execute(OWNER, 'k', 't.run', { word: 'w' }),
     ]);
     assert.ok(results.every((r) => !r.isError));
     assert.equal((await store.variables('owner', 'k')).n, 200);
@@ -214,7 +214,7 @@ describe('Runtime', () => {
     const { runtime, audits } = await setup(exec);
     let deep: unknown = 'bottom';
     for (let i = 0; i < 100_000; i++) deep = { d: deep };
-    const r = await runtime.execute(OWNER, 'k', 't.run', { word: deep });
+    const r = await runtime.calls.execute(OWNER, 'k', 't.run', { word: deep });
     assert.equal(r.isError, true);
     assert.match(r.text, /'word' is nested deeper than 64 levels; nothing was run/);
     assert.equal(exec.calls.length, 0);
@@ -224,8 +224,8 @@ describe('Runtime', () => {
     // The params object is level 1: 63 nested lists in a value reach level 64, the limit.
     let atLimit: unknown = 1;
     for (let i = 0; i < 63; i++) atLimit = [atLimit];
-    assert.doesNotMatch((await runtime.execute(OWNER, 'k', 't.run', { word: atLimit })).text, /nested deeper/);
-    assert.match((await runtime.execute(OWNER, 'k', 't.run', { word: [atLimit] })).text, /'word' is nested deeper than 64 levels/);
+    assert.doesNotMatch((await runtime.calls.execute(OWNER, 'k', 't.run', { word: atLimit })).text, /nested deeper/);
+    assert.match((await runtime.calls.execute(OWNER, 'k', 't.run', { word: [atLimit] })).text, /'word' is nested deeper than 64 levels/);
     assert.equal(audits.length, 3);
     assert.equal(exec.calls.length, 0);
   });
@@ -235,13 +235,13 @@ describe('Runtime', () => {
       throw new Error('boom (injected)');
     });
     const { runtime, audits } = await setup(exec);
-    const r = await runtime.execute(OWNER, 'k', 't.run', { word: 'w' });
+    const r = await runtime.calls.execute(OWNER, 'k', 't.run', { word: 'w' });
     assert.equal(r.isError, true);
     assert.equal(audits.length, 1);
     const store = await SessionStore.open({ storage: new MemoryStorage(), sweepIntervalMs: 0 });
     const throwing = new Runtime({ store, executors: { exec: new FakeExecutor(() => ({ code: 0, stdout: 'ok', stderr: '', durationMs: 1 })) }, onAudit: () => { throw new Error('sink down'); } });
-    throwing.setCatalog({ tools: new Map<string, ToolDef>([[execTool.key, execTool]]), diagnostics: [], files: [] });
-    const answered = await throwing.execute(OWNER, 'k', 't.run', { word: 'w' });
+    throwing.catalog.set({ tools: new Map<string, ToolDef>([[execTool.key, execTool]]), diagnostics: [], files: [] });
+    const answered = await throwing.calls.execute(OWNER, 'k', 't.run', { word: 'w' });
     assert.deepEqual({ isError: answered.isError, text: answered.text }, { isError: false, text: 'ok' });
     assert.equal(answered.structured?.returncode, 0);
   });
@@ -250,12 +250,12 @@ describe('Runtime', () => {
     const exec = new FakeExecutor(() => ({ code: 0, stdout: 'ok', stderr: '', durationMs: 1 }));
     const { runtime, audits } = await setup(exec);
     const call = { clientName: 'agent' };
-    await runtime.search(OWNER, 'k', 'run', {}, call);
-    await runtime.describeTools(OWNER, 'k', ['t'], call);
-    await runtime.setSession(OWNER, 'k', 'x', 'secret-value', call);
-    await runtime.getSession(OWNER, 'k', 'x', call);
-    await runtime.setSession(OWNER, 'k', 'Bad Name', 1, call);
-    await runtime.execute(OWNER, 'k', 't.run', { word: 'w' }, call);
+    await runtime.calls.search(OWNER, 'k', 'run', {}, call);
+    await runtime.calls.describeTools(OWNER, 'k', ['t'], call);
+    await runtime.calls.setSession(OWNER, 'k', 'x', 'secret-value', call);
+    await runtime.calls.getSession(OWNER, 'k', 'x', call);
+    await runtime.calls.setSession(OWNER, 'k', 'Bad Name', 1, call);
+    await runtime.calls.execute(OWNER, 'k', 't.run', { word: 'w' }, call);
     assert.deepEqual(
       audits.map((a) => [a.toolKey, a.params, a.code, a.client, a.user, a.sessionKey]),
       [
@@ -275,8 +275,8 @@ describe('Runtime', () => {
     const exec = new FakeExecutor(() => ({ code: 0, stdout: 'ok', stderr: '', durationMs: 1 }));
     const { runtime, store, audits } = await setup(exec);
     const huge = 'n'.repeat(3_000_000);
-    await runtime.setSession(OWNER, 'k', 'x', 1, { clientName: huge });
-    await runtime.execute(OWNER, 'k', 't.run', { word: 'w' }, { clientName: huge });
+    await runtime.calls.setSession(OWNER, 'k', 'x', 1, { clientName: huge });
+    await runtime.calls.execute(OWNER, 'k', 't.run', { word: 'w' }, { clientName: huge });
     const stored = (await store.list()).find((b) => b.sessionKey === 'k')?.clientName ?? '';
     assert.equal(stored.length, 200);
     assert.ok(stored.endsWith('…'));
@@ -288,9 +288,9 @@ describe('Runtime', () => {
     const audits: AuditEntry[] = [];
     const exec = new FakeExecutor(() => ({ code: 0, stdout: 'ok', stderr: '', durationMs: 1 }));
     const runtime = new Runtime({ store, executors: { exec }, onAudit: (a) => audits.push(a), secrets: serverSecrets({ ownerToken: 'owner-token-0123456789' }) });
-    runtime.setCatalog({ tools: new Map<string, ToolDef>([[execTool.key, execTool]]), diagnostics: [], files: [] });
-    await runtime.execute(OWNER, 'k', 't.run', { word: 'owner-token-0123456789' });
-    await runtime.execute(OWNER, 'k', 'owner-token-0123456789', {});
+    runtime.catalog.set({ tools: new Map<string, ToolDef>([[execTool.key, execTool]]), diagnostics: [], files: [] });
+    await runtime.calls.execute(OWNER, 'k', 't.run', { word: 'owner-token-0123456789' });
+    await runtime.calls.execute(OWNER, 'k', 'owner-token-0123456789', {});
     assert.doesNotMatch(JSON.stringify(audits), /owner-token-0123456789/);
     assert.deepEqual(audits[0].params, { word: '***', secret: '***' });
   });

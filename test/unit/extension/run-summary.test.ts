@@ -2,6 +2,7 @@
 // not "failed: 5 lines". The failures come from the real runtime running
 // real processes, so the summary follows what the runners actually report.
 import { test, describe, before, after } from 'node:test';
+import { MINIMAL_SECRETS } from '../../../src/core/secrets';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -42,15 +43,15 @@ tools:
 void describe('run result summary', () => {
   let dir: string;
   let opened: OpenedRuntime;
-  const run = (name: string, params: Record<string, unknown> = {}) => opened.runtime.execute(OWNER, 'k', `demo.${name}`, params);
+  const run = (name: string, params: Record<string, unknown> = {}) => opened.runtime.calls.execute(OWNER, 'k', `demo.${name}`, params);
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'mcc-summary-'));
     writeFileSync(join(dir, 'tools.yaml'), CATALOG);
-    opened = await openRuntime({ storage: new MemoryStorage(), sweepIntervalMs: 0 });
+    opened = await openRuntime({ storage: new MemoryStorage(), sweepIntervalMs: 0, execMode: 'pipe', secrets: MINIMAL_SECRETS });
     const catalog = await loadCatalog([join(dir, 'tools.yaml')]);
     assert.deepEqual(catalog.diagnostics.filter((d) => d.severity === 'error'), []);
-    opened.runtime.setCatalog(catalog);
+    opened.runtime.catalog.set(catalog);
   });
 
   after(async () => {

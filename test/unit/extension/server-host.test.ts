@@ -123,7 +123,7 @@ void describe('ServerHost', () => {
   void test('the gate refuses every tool with its reason', async () => {
     const { h } = host({ gate: () => 'workspace not trusted' });
     await h.start();
-    const r = await h.runtime!.execute(h.owner, 'k', 'demo.hello', {});
+    const r = await h.runtime!.calls.execute(h.owner, 'k', 'demo.hello', {});
     assert.equal(r.isError, true);
     assert.match(r.text, /workspace not trusted/);
     assert.equal(h.principalFor('owner')?.user, 'owner');

@@ -5,9 +5,8 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { loadCatalog } from '../../../src/core/catalog/load';
 import { FnToolResolver } from '../../../src/core/fn/fn-tool-resolver';
-import { FnExecutor } from '../../../src/core/fn/fn-executor';
 import type { FnTool } from '../../../src/core/catalog/types';
-import { call, PY_DIR } from './helpers';
+import { call, PY_DIR, keptFn } from './helpers';
 
 describe('catalog load with fn tools', () => {
   test('introspects, reports the broken import with file, line, module and error, loads the rest', async () => {
@@ -27,7 +26,7 @@ describe('catalog load with fn tools', () => {
     assert.equal((catalog.tools.get('fn.annotated') as FnTool).description.split('\n')[0], 'Connects to a host.');
 
     // And the loaded tools run.
-    const ex = new FnExecutor({ poolSize: 1 });
+    const ex = keptFn({ poolSize: 1 });
     try {
       const r = await ex.run(fetch, { url: 'x', delay: 0 }, call().ctx);
       assert.deepEqual(r.value, ['x', 'fetched']);

@@ -9,12 +9,11 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FnTool } from '../../../src/core/catalog/types';
-import { FnExecutor } from '../../../src/core/fn/fn-executor';
 import { FnToolResolver } from '../../../src/core/fn/fn-tool-resolver';
 import type { RunContext } from '../../../src/core/tool-run/contract';
 import { serverSecrets } from '../../../src/core/secrets';
 import { silentLogger } from '../../../src/core/host';
-import { ALICE, jsTool, pyTool } from './helpers';
+import { ALICE, jsTool, pyTool, keptFn } from './helpers';
 
 const OWNER_TOKEN = 'owner-token-for-fn-tests-0123';
 const SERVER_VARS = { ...process.env, MCC_TOKEN: OWNER_TOKEN, SERVER_ONLY: 'server-only', MCC_CTX_USER: 'forged-by-server' };
@@ -77,7 +76,7 @@ function py(target: string, over: Partial<FnTool> = {}): FnTool {
 }
 
 describe('function tools: environment and isolation', () => {
-  const ex = new FnExecutor({ poolSize: 4, baseEnv: SERVER_VARS, secrets: SECRETS });
+  const ex = keptFn({ poolSize: 4, baseEnv: SERVER_VARS, secrets: SECRETS });
   after(() => ex.dispose());
 
   test('a JS module sees the tool\'s environment when it loads and when it runs, never the server\'s', async () => {
@@ -103,7 +102,7 @@ describe('function tools: environment and isolation', () => {
   });
 
   test('with one worker allowed, users take turns and still never share', async () => {
-    const small = new FnExecutor({ poolSize: 1, baseEnv: SERVER_VARS, secrets: SECRETS });
+    const small = keptFn({ poolSize: 1, baseEnv: SERVER_VARS, secrets: SECRETS });
     try {
       const tool = js('remember');
       assert.deepEqual((await small.run(tool, {}, ctxOf(ALICE))).value, ['alice']);

@@ -2,6 +2,8 @@
 import { join } from 'node:path';
 import type { FnTool } from '../../../src/core/catalog/types';
 import type { RunEvent } from '../../../src/core/tool-run/contract';
+import { FnExecutor, type FnExecutorOptions } from '../../../src/core/fn/fn-executor';
+import { ToolRunner } from '../../../src/core/runner/tool-runner';
 
 export const FIXTURES = join(__dirname, '..', '..', '..', '..', 'test', 'fixtures', 'fn');
 export const JS_DIR = join(FIXTURES, 'js');
@@ -40,4 +42,11 @@ export { param, call, type TestCall } from '../runner/helpers';
 
 export function printed(events: RunEvent[]): string {
   return events.map((e) => (e.type === 'output' ? e.data : '')).join('');
+}
+
+/** A function executor inside the tool runner (events, time limit, transform, cache_ttl), as the runtime uses it. */
+export function keptFn(opts: FnExecutorOptions & { defaultTimeoutSec?: number } = {}): ReturnType<ToolRunner['wrap']> {
+  const { defaultTimeoutSec, ...fnOpts } = opts;
+  const runner = new ToolRunner({ ...(opts.baseEnv ? { baseEnv: opts.baseEnv } : {}), ...(opts.secrets ? { secrets: opts.secrets } : {}), ...(defaultTimeoutSec !== undefined ? { fnTimeoutSec: defaultTimeoutSec } : {}) });
+  return runner.wrap(new FnExecutor(fnOpts));
 }

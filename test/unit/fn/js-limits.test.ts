@@ -2,11 +2,10 @@
 // ended and replaced, and the test process lives on.
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FnExecutor } from '../../../src/core/fn/fn-executor';
-import { call, jsTool } from './helpers';
+import { call, jsTool, keptFn } from './helpers';
 
 describe('JavaScript fn tool limits', () => {
-  const ex = new FnExecutor({ poolSize: 2 });
+  const ex = keptFn({ poolSize: 2 });
   after(() => ex.dispose());
 
   test('an endless synchronous loop is ended by the timeout', async () => {
@@ -30,7 +29,7 @@ describe('JavaScript fn tool limits', () => {
   });
 
   test('the default timeout applies when the tool sets none', async () => {
-    const short = new FnExecutor({ poolSize: 1, defaultTimeoutSec: 0.3 });
+    const short = keptFn({ poolSize: 1, defaultTimeoutSec: 0.3 });
     try {
       const r = await short.run(jsTool('forever'), {}, call().ctx);
       assert.equal(r.code, -1);
@@ -66,7 +65,7 @@ describe('JavaScript fn tool limits', () => {
   });
 
   test('after dispose, calls are refused', async () => {
-    const ex2 = new FnExecutor({ poolSize: 1 });
+    const ex2 = keptFn({ poolSize: 1 });
     const running = ex2.run(jsTool('forever'), {}, call().ctx);
     await new Promise((r) => setTimeout(r, 100));
     await ex2.dispose();

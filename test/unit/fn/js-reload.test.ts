@@ -5,12 +5,11 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FnExecutor } from '../../../src/core/fn/fn-executor';
-import { call, jsTool } from './helpers';
+import { call, jsTool, keptFn } from './helpers';
 
 describe('JavaScript hot reload', () => {
   const dir = mkdtempSync(join(tmpdir(), 'mcc-fn-reload-'));
-  const ex = new FnExecutor({ poolSize: 1 });
+  const ex = keptFn({ poolSize: 1 });
   after(async () => {
     await ex.dispose();
     rmSync(dir, { recursive: true, force: true });

@@ -1,11 +1,10 @@
 // JavaScript fn tools in real worker threads.
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FnExecutor } from '../../../src/core/fn/fn-executor';
-import { ALICE, call, jsTool, printed } from './helpers';
+import { ALICE, call, jsTool, printed, keptFn } from './helpers';
 
 describe('JavaScript fn tools', () => {
-  const ex = new FnExecutor({ poolSize: 2 });
+  const ex = keptFn({ poolSize: 2 });
   after(() => ex.dispose());
 
   test('returns the value as JSON, with the params and the caller context', async () => {

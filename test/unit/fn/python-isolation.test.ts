@@ -11,11 +11,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FnTool } from '../../../src/core/catalog/types';
-import { FnExecutor } from '../../../src/core/fn/fn-executor';
+import type { ToolRuns } from '../../../src/core/tool-run/contract';
 import { parseAnswer, warmPartition } from '../../../src/core/fn/python/python-call';
 import { isAlive } from '../../../src/core/runner/process-tree';
 import type { RunContext } from '../../../src/core/tool-run/contract';
-import { ALICE, pyTool } from './helpers';
+import { ALICE, pyTool, keptFn } from './helpers';
 
 const ANON = { user: 'anonymous', email: '', groups: ['public'], tools: ['test.tool'] };
 
@@ -28,7 +28,7 @@ function ctxOf(store: Record<string, unknown>, sessionKey: string): RunContext {
   };
 }
 
-async function value(ex: FnExecutor, tool: FnTool, params: Record<string, unknown> = {}, store: Record<string, unknown> = ALICE, session = 's1'): Promise<unknown> {
+async function value(ex: ToolRuns, tool: FnTool, params: Record<string, unknown> = {}, store: Record<string, unknown> = ALICE, session = 's1'): Promise<unknown> {
   const r = await ex.run(tool, params, ctxOf(store, session));
   assert.equal(r.code, 0, r.stderr);
   return r.value;
@@ -47,9 +47,9 @@ const tool = (name: string, over: Partial<FnTool> = {}): FnTool => pyTool(`fnpkg
 describe('warm Python runners: isolation', () => {
   const dirs: string[] = [];
   const sleepers: number[] = [];
-  const executors: FnExecutor[] = [];
-  const executor = (opts: ConstructorParameters<typeof FnExecutor>[0] = { poolSize: 2 }): FnExecutor => {
-    const ex = new FnExecutor(opts);
+  const executors: Array<ReturnType<typeof keptFn>> = [];
+  const executor = (opts: Parameters<typeof keptFn>[0] = { poolSize: 2 }): ReturnType<typeof keptFn> => {
+    const ex = keptFn(opts);
     executors.push(ex);
     return ex;
   };

@@ -5,9 +5,8 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FnExecutor } from '../../../src/core/fn/fn-executor';
 import { isAlive } from '../../../src/core/runner/process-tree';
-import { call, param, pyTool } from './helpers';
+import { call, param, pyTool, keptFn } from './helpers';
 
 async function waitFor(check: () => boolean, ms: number): Promise<void> {
   const until = Date.now() + ms;
@@ -25,7 +24,7 @@ describe('stopping Python fn tools', () => {
   for (const how of ['cancel', 'dispose'] as const) {
     test(`${how} kills the interpreter and the child it started`, async () => {
       const dir = mkdtempSync(join(tmpdir(), 'mcc-fn-stop-'));
-      const ex = new FnExecutor({ baseEnv: env });
+      const ex = keptFn({ baseEnv: env });
       try {
         const pidfile = join(dir, 'pids');
         const abort = new AbortController();
@@ -46,7 +45,7 @@ describe('stopping Python fn tools', () => {
   }
 
   test('mem_mb limits the interpreter: MemoryError, explained', async () => {
-    const ex = new FnExecutor();
+    const ex = keptFn();
     try {
       const r = await ex.run(pyTool('fnpkg.tools:hog', { limits: { mem_mb: 300 } }), {}, call().ctx);
       assert.equal(r.code, 1, r.stderr);

@@ -1,11 +1,10 @@
 // Python fn tools run by a real python3 through mcc_runner.py.
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FnExecutor } from '../../../src/core/fn/fn-executor';
-import { ALICE, call, printed, pyTool } from './helpers';
+import { ALICE, call, printed, pyTool, keptFn } from './helpers';
 
 describe('Python fn tools', () => {
-  const ex = new FnExecutor();
+  const ex = keptFn();
   after(() => ex.dispose());
 
   test('returns the value; started says python', async () => {

@@ -8,9 +8,9 @@ import { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FnTool } from '../../../src/core/catalog/types';
-import { FnExecutor } from '../../../src/core/fn/fn-executor';
+import type { ToolRuns } from '../../../src/core/tool-run/contract';
 import { isAlive } from '../../../src/core/runner/process-tree';
-import { ALICE, call, PY_DIR, printed, pyTool } from './helpers';
+import { ALICE, call, PY_DIR, printed, pyTool, keptFn } from './helpers';
 
 async function waitFor(check: () => boolean, ms: number): Promise<void> {
   const until = Date.now() + ms;
@@ -20,7 +20,7 @@ async function waitFor(check: () => boolean, ms: number): Promise<void> {
   }
 }
 
-async function value(ex: FnExecutor, tool: FnTool, params: Record<string, unknown> = {}, store?: Record<string, unknown>): Promise<unknown> {
+async function value(ex: ToolRuns, tool: FnTool, params: Record<string, unknown> = {}, store?: Record<string, unknown>): Promise<unknown> {
   const r = await ex.run(tool, params, call(store).ctx);
   assert.equal(r.code, 0, r.stderr);
   return r.value;
@@ -30,7 +30,7 @@ const pidTool = pyTool('fnpkg.warm:pid');
 const whoami = pyTool('fnpkg.warm:whoami', { takesContext: true });
 
 describe('warm Python runners', () => {
-  const ex = new FnExecutor({ poolSize: 2 });
+  const ex = keptFn({ poolSize: 2 });
   const dirs: string[] = [];
   const tempDir = (): string => {
     const d = mkdtempSync(join(tmpdir(), 'mcc-fn-warm-'));
@@ -174,7 +174,7 @@ describe('warm Python runners', () => {
   test('more concurrent calls than processes wait for a warm one instead of starting interpreters', async () => {
     // The fallback to one-shot is the next test's; here no wait is long enough for it,
     // however slowly a loaded machine starts the interpreter.
-    const one = new FnExecutor({ poolSize: 1, pythonQueueWaitMs: 60_000 });
+    const one = keptFn({ poolSize: 1, pythonQueueWaitMs: 60_000 });
     try {
       const slow = pyTool('fnpkg.warm:slow');
       const pids = await Promise.all([0, 1, 2].map(() => value(one, slow, { seconds: 0.1 })));
@@ -187,7 +187,7 @@ describe('warm Python runners', () => {
   });
 
   test('a call that waits longer than pythonQueueWaitMs for a busy process runs one-shot', async () => {
-    const one = new FnExecutor({ poolSize: 1, pythonQueueWaitMs: 200 });
+    const one = keptFn({ poolSize: 1, pythonQueueWaitMs: 200 });
     try {
       const slow = pyTool('fnpkg.warm:slow');
       const long = value(one, slow, { seconds: 2 });
@@ -202,7 +202,7 @@ describe('warm Python runners', () => {
   });
 
   test('a waiting call can be cancelled or time out before it runs, and shutdown ends it', async () => {
-    const one = new FnExecutor({ poolSize: 1, pythonQueueWaitMs: 60_000 });
+    const one = keptFn({ poolSize: 1, pythonQueueWaitMs: 60_000 });
     try {
       const slow = pyTool('fnpkg.warm:slow');
       const busy = one.run(slow, { seconds: 1.5 }, call().ctx);
@@ -230,7 +230,7 @@ describe('warm Python runners', () => {
   });
 
   test('an idle process exits after pythonIdleSec; dispose kills the rest', async () => {
-    const quick = new FnExecutor({ poolSize: 1, pythonIdleSec: 0.2 });
+    const quick = keptFn({ poolSize: 1, pythonIdleSec: 0.2 });
     let second: unknown;
     try {
       const first = await value(quick, pidTool);

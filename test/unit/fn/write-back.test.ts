@@ -3,11 +3,10 @@
 // calls writing different keys losing nothing. Both languages.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FnExecutor } from '../../../src/core/fn/fn-executor';
 import { SessionStore } from '../../../src/core/session/store';
 import { MemoryStorage } from '../../../src/core/session/memory-storage';
 import type { FnTool } from '../../../src/core/catalog/types';
-import { ALICE, call, jsTool, pyTool } from './helpers';
+import { ALICE, call, jsTool, pyTool, keptFn } from './helpers';
 
 const kinds: Array<[string, (js: string, py: string) => FnTool]> = [
   ['js', (js) => jsTool(js)],
@@ -15,7 +14,7 @@ const kinds: Array<[string, (js: string, py: string) => FnTool]> = [
 ];
 
 describe('fn write-back through the session store', () => {
-  const ex = new FnExecutor({ poolSize: 2 });
+  const ex = keptFn({ poolSize: 2 });
   let store: SessionStore;
   before(async () => {
     store = await SessionStore.open({ storage: new MemoryStorage(), sweepIntervalMs: 0 });

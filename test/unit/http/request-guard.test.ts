@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { allowedHosts, allowedOrigins } from '../../../src/core/http/request-guard';
-import { sessionKeyError } from '../../../src/core/http/session-key';
+import { sessionKeyError } from '../../../src/core/server/bucket-key';
 
 test('loopback binds accept the loopback names with the port only', () => {
   const h = allowedHosts('127.0.0.1', 4000);

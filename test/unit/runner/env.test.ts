@@ -6,12 +6,10 @@ import { join } from 'node:path';
 import { buildToolEnv, serverEnv, type ServerEnv } from '../../../src/core/runner/env';
 import type { ExecTool } from '../../../src/core/catalog/types';
 import { ToolInputError } from '../../../src/core/tool-run/errors';
-import { ExecExecutor } from '../../../src/core/runner/exec-executor';
-import { ToolRunner } from '../../../src/core/runner/tool-runner';
 import { serverSecrets } from '../../../src/core/secrets';
 import { envBudget, linuxArgMax } from '../../../src/core/runner/env-limits';
 import { spawnSync } from 'node:child_process';
-import { ALICE, FIXTURES, HOST_PATH, call, execTool } from './helpers';
+import { ALICE, FIXTURES, HOST_PATH, call, execTool, keptExec } from './helpers';
 
 const SAMPLE = join(FIXTURES, 'sample.env');
 const OWNER_TOKEN = 'owner-token-0123456789abcdef';
@@ -226,7 +224,7 @@ describe('the store in the environment', () => {
 });
 
 describe('environment of a real subprocess', () => {
-  const ex = new ExecExecutor({ defaultMode: 'pipe', baseEnv: { ...SERVER_VARS, PATH: HOST_PATH, SHARED: 'base' }, secrets: SECRETS });
+  const ex = keptExec({ defaultMode: 'pipe', baseEnv: { ...SERVER_VARS, PATH: HOST_PATH, SHARED: 'base' }, secrets: SECRETS });
 
   test('precedence env_file < env < MCC_CTX, with shadowing attempts from all three layers', async () => {
     const tool = execTool({
@@ -267,8 +265,8 @@ describe('environment of a real subprocess', () => {
     const store: Record<string, unknown> = { ...ALICE };
     for (let i = 0; i < 16; i++) store[`v${i}`] = 'z'.repeat(65000);
     const tool = execTool({ command: 'stat -c %a "$MCC_CTX_FILE"; echo "$MCC_CTX_FILE"', transform: 'cat; wc -c < "$MCC_CTX_FILE"' });
-    // The transform is the run kit's, as in the runtime: it has its own environment, and so its own file.
-    const out = await new ToolRunner({ baseEnv: { PATH: HOST_PATH } }).wrap(ex).run(tool, {}, call(store).ctx);
+    // The transform is the tool runner's, as in the runtime: it has its own environment, and so its own file.
+    const out = await keptExec({ defaultMode: 'pipe', baseEnv: { PATH: HOST_PATH } }).run(tool, {}, call(store).ctx);
     assert.equal(out.code, 0, out.stderr);
     const [mode, file, size] = out.stdout.trim().split('\n');
     assert.equal(mode, '600');
@@ -294,7 +292,7 @@ describe('the environment budget', () => {
       const store = { user: 'alice' };
       for (let i = 0; i < 16; i++) store['v' + i] = 'y'.repeat(65000);
       const tool = { kind: 'exec', key: 't.t', name: 't', description: '', groups: [], params: [], env: {}, envPassthrough: false, limits: {}, stdin: false, source: { file: '/t.yaml', line: 1 }, catalogDir: '/', command: 'echo "$MCC_CTX_USER $(wc -c < "$MCC_CTX_FILE")"' };
-      new ExecExecutor({ defaultMode: 'pipe' }).run(tool, {}, { runId: 'r', caller: { user: 'alice', sessionKey: 's' }, store, events: { emit() {} } })
+      keptExec({ defaultMode: 'pipe' }).run(tool, {}, { runId: 'r', caller: { user: 'alice', sessionKey: 's' }, store, events: { emit() {} } })
         .then((o) => { process.stdout.write(JSON.stringify(o)); });
     `;
     const r = spawnSync('/bin/sh', ['-c', 'ulimit -s 512 && exec "$0" -e "$1"', process.execPath, script], { encoding: 'utf8' });

@@ -3,7 +3,6 @@ import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ExecExecutor } from '../../../src/core/runner/exec-executor';
 import { call, execTool, keptExec, param } from './helpers';
 
 // The server's environment minus proxies, which would route 127.0.0.1 away.
@@ -12,7 +11,7 @@ const serverEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) =>
 describe('curl tools', () => {
   let server: Server;
   let base = '';
-  const ex = new ExecExecutor({ defaultMode: 'pipe', baseEnv: serverEnv });
+  const ex = keptExec({ defaultMode: 'pipe', baseEnv: serverEnv });
 
   before(async () => {
     server = createServer((req, res) => {
@@ -73,7 +72,7 @@ describe('curl tools', () => {
 
   test('in the default pty mode too, with a transform', async () => {
     const tool = execTool({ command: `curl -sL -o - '${base}/pty'`, transform: "sed 's/GET/got/'", envPassthrough: true });
-    const out = await keptExec({ baseEnv: serverEnv }).run(tool, {}, call().ctx);
+    const out = await keptExec({ defaultMode: 'pty', baseEnv: serverEnv }).run(tool, {}, call().ctx);
     assert.equal(out.code, 0, out.stderr);
     assert.equal((JSON.parse(out.stdout) as { method: string }).method, 'got');
   });

@@ -5,8 +5,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ExecExecutor } from '../../../src/core/runner/exec-executor';
-import { HOST_PATH, call, execTool, isAlive, readPid, tempDir, waitFor } from './helpers';
+import { HOST_PATH, call, execTool, isAlive, readPid, tempDir, waitFor, keptExec } from './helpers';
 
 const PATH_ENV = { PATH: HOST_PATH };
 
@@ -19,7 +18,7 @@ function pythonPath(): string | undefined {
 const PYTHON = pythonPath();
 
 describe('resource limits', () => {
-  const ex = new ExecExecutor({ defaultMode: 'pipe' });
+  const ex = keptExec({ defaultMode: 'pipe' });
 
   // What a hog does under RLIMIT_AS (found out on Debian's dash 0.5.12):
   // nothing kills it for exceeding the limit, its allocations fail. dash
@@ -45,7 +44,7 @@ describe('resource limits', () => {
   }
 
   test('mem_mb in pty mode: the note is there too (the shell message is in stdout)', async () => {
-    const out = await new ExecExecutor().run(execTool({ command: hog, limits: { mem_mb: 16, timeout: 20 } }), {}, call().ctx);
+    const out = await keptExec({ defaultMode: 'pty' }).run(execTool({ command: hog, limits: { mem_mb: 16, timeout: 20 } }), {}, call().ctx);
     assert.notEqual(out.code, 0);
     assert.match(out.stderr, memoryNote);
   });
@@ -112,7 +111,7 @@ describe('stopping runs', () => {
   test('timeout kills the whole tree, SIGTERM-ignoring child and grandchild included', async () => {
     const t = tempDir();
     try {
-      const ex = new ExecExecutor({ defaultMode: 'pipe', killGraceMs: 300 });
+      const ex = keptExec({ defaultMode: 'pipe', killGraceMs: 300 });
       const begin = Date.now();
       const out = await ex.run(execTool({ command: stubborn, cwd: t.dir, limits: { timeout: 1 } }), {}, call().ctx);
       const elapsed = Date.now() - begin;
@@ -132,7 +131,7 @@ describe('stopping runs', () => {
   test('timeout in pty mode kills the tree too', async () => {
     const t = tempDir();
     try {
-      const ex = new ExecExecutor({ killGraceMs: 300 });
+      const ex = keptExec({ defaultMode: 'pty', killGraceMs: 300 });
       const out = await ex.run(execTool({ command: stubborn, cwd: t.dir, limits: { timeout: 1 } }), {}, call().ctx);
       assert.equal(out.code, -1);
       assert.match(out.stderr, /timeout after 1s/);
@@ -146,7 +145,7 @@ describe('stopping runs', () => {
   test('a descendant that left the group with setsid is killed too', { skip: !existsSync('/usr/bin/setsid') }, async () => {
     const t = tempDir();
     try {
-      const ex = new ExecExecutor({ defaultMode: 'pipe', killGraceMs: 200 });
+      const ex = keptExec({ defaultMode: 'pipe', killGraceMs: 200 });
       const tool = execTool({ command: '/usr/bin/setsid /bin/sleep 60 & echo $! > esc.pid; wait', cwd: t.dir, limits: { timeout: 1 } });
       const out = await ex.run(tool, {}, call().ctx);
       assert.equal(out.code, -1);
@@ -159,7 +158,7 @@ describe('stopping runs', () => {
   test('cancellation mid-run kills the tree and says cancelled', async () => {
     const t = tempDir();
     try {
-      const ex = new ExecExecutor({ killGraceMs: 300 });
+      const ex = keptExec({ defaultMode: 'pty', killGraceMs: 300 });
       const abort = new AbortController();
       const { ctx, events } = call(undefined, abort.signal);
       const begin = Date.now();
@@ -184,7 +183,7 @@ describe('stopping runs', () => {
     try {
       const abort = new AbortController();
       abort.abort();
-      const out = await new ExecExecutor().run(execTool({ command: 'echo ran > ran.txt', cwd: t.dir }), {}, call(undefined, abort.signal).ctx);
+      const out = await keptExec({ defaultMode: 'pty' }).run(execTool({ command: 'echo ran > ran.txt', cwd: t.dir }), {}, call(undefined, abort.signal).ctx);
       assert.equal(out.code, -1);
       assert.equal(out.stderr, 'cancelled');
       assert.equal(existsSync(join(t.dir, 'ran.txt')), false);
@@ -196,7 +195,7 @@ describe('stopping runs', () => {
   test('dispose stops every run and resolves when they are gone', async () => {
     const t = tempDir();
     try {
-      const ex = new ExecExecutor({ defaultMode: 'pipe', killGraceMs: 300 });
+      const ex = keptExec({ defaultMode: 'pipe', killGraceMs: 300 });
       const running = ex.run(execTool({ command: stubborn, cwd: t.dir }), {}, call().ctx);
       assert.ok(await waitFor(() => existsSync(join(t.dir, 'grand.pid')), 5000));
       await ex.dispose();
@@ -215,7 +214,7 @@ describe('stopping runs', () => {
     const t = tempDir();
     try {
       for (const mode of ['pipe', 'pty'] as const) {
-        const ex = new ExecExecutor({ defaultMode: mode, killGraceMs: 300 });
+        const ex = keptExec({ defaultMode: mode, killGraceMs: 300 });
         const out = await ex.run(execTool({ command: '/bin/sleep 60 & echo $! > bg.pid; echo done', cwd: t.dir }), {}, call().ctx);
         assert.equal(out.code, 0);
         assert.equal(out.stdout, 'done\n');

@@ -5,9 +5,8 @@ import { realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from '../../../src/core/host';
 import { ToolInputError } from '../../../src/core/tool-run/errors';
-import { ExecExecutor } from '../../../src/core/runner/exec-executor';
 import type { RunEvent } from '../../../src/core/tool-run/contract';
-import { FIXTURES, HOST_PATH, call, execTool, param, tempDir } from './helpers';
+import { FIXTURES, HOST_PATH, call, execTool, param, tempDir, keptExec } from './helpers';
 
 const PATH_ENV = { PATH: HOST_PATH };
 
@@ -21,7 +20,7 @@ function outputOf(events: RunEvent[], stream: 'stdout' | 'stderr' = 'stdout'): s
 }
 
 describe('pty mode (the default)', () => {
-  const ex = new ExecExecutor();
+  const ex = keptExec({ defaultMode: 'pty' });
 
   test('the program sees a terminal; colours reach events but not the result', async () => {
     const tool = execTool({ command: `[ -t 1 ] && echo tty || echo notty; printf '\\033[31mred\\033[0m\\r\\n'; echo err >&2` });
@@ -36,7 +35,7 @@ describe('pty mode (the default)', () => {
   });
 
   test('a program that reads the terminal gets EOF instead of hanging', async () => {
-    const out = await new ExecExecutor().run(execTool({ command: '/bin/cat; echo after', limits: { timeout: 10 } }), {}, call().ctx);
+    const out = await keptExec({ defaultMode: 'pty' }).run(execTool({ command: '/bin/cat; echo after', limits: { timeout: 10 } }), {}, call().ctx);
     assert.equal(out.code, 0);
     assert.equal(out.stdout, 'after\n');
     assert.ok(out.durationMs < 5000);
@@ -59,7 +58,7 @@ describe('pty mode (the default)', () => {
 
 describe('pipe mode', () => {
   test('pty: false selects pipes: stdout and stderr are separate, no terminal', async () => {
-    const ex = new ExecExecutor();
+    const ex = keptExec({ defaultMode: 'pty' });
     const tool = execTool({ command: 'echo out; echo err >&2; [ -t 1 ] || echo notty', pty: false });
     const { ctx, events } = call();
     const out = await ex.run(tool, {}, ctx);
@@ -73,7 +72,8 @@ describe('pipe mode', () => {
 
   test('node-pty that cannot load: pipe mode with one warning, calls still work', async () => {
     const logger = recordingLogger();
-    const ex = new ExecExecutor({
+    const ex = keptExec({
+      defaultMode: 'pty',
       logger,
       loadPty: () => {
         throw new Error('Cannot find module node-pty');
@@ -93,7 +93,7 @@ describe('pipe mode', () => {
 
 describe('stdin', () => {
   test('the validated params, overrides included, arrive as one JSON object and then EOF', async () => {
-    const ex = new ExecExecutor();
+    const ex = keptExec({ defaultMode: 'pty' });
     const tool = execTool({
       command: '/bin/cat; echo; echo eof-seen',
       stdin: true,
@@ -112,7 +112,7 @@ describe('stdin', () => {
 });
 
 describe('cwd', () => {
-  const ex = new ExecExecutor();
+  const ex = keptExec({ defaultMode: 'pty' });
 
   test('the command runs in the tool cwd', async () => {
     const t = tempDir();
@@ -138,7 +138,7 @@ describe('cwd', () => {
 });
 
 describe('templates and events', () => {
-  const ex = new ExecExecutor({ defaultMode: 'pipe' });
+  const ex = keptExec({ defaultMode: 'pipe' });
 
   test('params are rendered and quoted; started masks override values', async () => {
     const tool = execTool({

@@ -3,7 +3,6 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ExecExecutor } from '../../../src/core/runner/exec-executor';
 import { ALICE, HOST_PATH, call, execTool, keptExec, param, sleep, tempDir } from './helpers';
 
 const PATH_ENV = { PATH: HOST_PATH };
@@ -12,7 +11,7 @@ const fifty = `head -c ${50 * MiB} /dev/zero | tr '\\0' a`;
 
 describe('output cap', () => {
   test('50 MiB on stdout: bounded result, marker, prompt return, process not blocked', async () => {
-    const ex = new ExecExecutor({ defaultMode: 'pipe' });
+    const ex = keptExec({ defaultMode: 'pipe' });
     const { ctx, events } = call();
     const begin = Date.now();
     const out = await ex.run(execTool({ command: `${fifty}; echo finished >&2`, env: PATH_ENV, limits: { timeout: 60 } }), {}, ctx);
@@ -28,14 +27,14 @@ describe('output cap', () => {
   });
 
   test('stdout and stderr are capped separately, with a configurable cap', async () => {
-    const ex = new ExecExecutor({ defaultMode: 'pipe', maxOutputBytes: 1000 });
+    const ex = keptExec({ defaultMode: 'pipe', maxOutputBytes: 1000 });
     const out = await ex.run(execTool({ command: `head -c 5000 /dev/zero | tr '\\0' o; head -c 3000 /dev/zero | tr '\\0' e >&2`, env: PATH_ENV }), {}, call().ctx);
     assert.equal(out.stdout, `${'o'.repeat(1000)}\n[mcc: output truncated, 3.9 KiB cut]`);
     assert.equal(out.stderr, `${'e'.repeat(1000)}\n[mcc: output truncated, 2.0 KiB cut]`);
   });
 
   test('pty mode caps too', async () => {
-    const ex = new ExecExecutor({ maxOutputBytes: 64 * 1024 });
+    const ex = keptExec({ defaultMode: 'pty', maxOutputBytes: 64 * 1024 });
     const out = await ex.run(execTool({ command: `head -c ${10 * MiB} /dev/zero | tr '\\0' p`, env: PATH_ENV, limits: { timeout: 60 } }), {}, call().ctx);
     assert.equal(out.code, 0);
     assert.ok(out.stdout.length <= 64 * 1024 + 100);

@@ -8,12 +8,12 @@ import type { RunContext, RunEvent } from '../../../src/core/tool-run/contract';
 import { isAlive } from '../../../src/core/runner/process-tree';
 import { ExecExecutor, type ExecExecutorOptions } from '../../../src/core/runner/exec-executor';
 import { ToolRunner } from '../../../src/core/runner/tool-runner';
-import type { ToolExecutor } from '../../../src/core/tool-run/contract';
 
-/** An exec executor inside the run kit (transform, cache_ttl), as the runtime uses it. */
-export function keptExec(opts: ExecExecutorOptions = {}): ToolExecutor {
+/** An exec executor inside the tool runner (events, time limit, transform, cache_ttl), as the runtime uses it. */
+export function keptExec(opts: ExecExecutorOptions): ReturnType<ToolRunner['wrap']> {
   const kit = new ToolRunner({
     ...(opts.baseEnv ? { baseEnv: opts.baseEnv } : {}),
+    ...(opts.secrets ? { secrets: opts.secrets } : {}),
     ...(opts.killGraceMs !== undefined ? { killGraceMs: opts.killGraceMs } : {}),
     ...(opts.maxOutputBytes !== undefined ? { maxOutputBytes: opts.maxOutputBytes } : {}),
   });

@@ -2,6 +2,7 @@
 // `auto` rule, through the SDK's Client connected in-process to a server
 // over the real runtime.
 import { after, before, describe, test } from 'node:test';
+import { MINIMAL_SECRETS } from '../../../src/core/secrets';
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,7 +28,7 @@ function catalogFile(tools: number): string {
 }
 
 async function connected(opened: OpenedRuntime): Promise<{ client: Client; changes: () => number }> {
-  const server = createServer({ runtime: opened.runtime, principal: OWNER, sessionKeyFor: () => 'k' });
+  const server = createServer({ runtime: opened.runtime, principal: OWNER, fixedBucketKey: 'k' });
   const [a, b] = InMemoryTransport.createLinkedPair();
   await server.connect(a);
   const client = new Client({ name: 'expose-test', version: '1' });
@@ -43,8 +44,8 @@ const settle = (): Promise<void> => new Promise((r) => setTimeout(r, 20));
 describe('expose mode', () => {
   let opened: OpenedRuntime;
   before(async () => {
-    opened = await openRuntime({ storage: new MemoryStorage(), sweepIntervalMs: 0, expose: 'catalog' });
-    opened.runtime.setCatalog(await loadCatalog([catalogFile(3)], { env: {} }));
+    opened = await openRuntime({ storage: new MemoryStorage(), sweepIntervalMs: 0, expose: 'catalog', execMode: 'pipe', secrets: MINIMAL_SECRETS });
+    opened.runtime.catalog.set(await loadCatalog([catalogFile(3)], { env: {} }));
   });
   after(async () => {
     await opened.runtime.shutdown();
@@ -60,24 +61,24 @@ describe('expose mode', () => {
   test('a live change of the mode updates the tool list of a connected client, one notification each', async () => {
     const { client, changes } = await connected(opened);
     assert.deepEqual(await names(client), ['describe_tools', 'execute', 'get_session', 'search', 'set_session']);
-    opened.runtime.setExpose('direct');
+    opened.runtime.catalog.setExpose('direct');
     await settle();
     assert.equal(changes(), 1);
     assert.deepEqual(await names(client), ['gen__t0', 'gen__t1', 'gen__t2', 'get_session', 'set_session']);
-    opened.runtime.setExpose('both');
+    opened.runtime.catalog.setExpose('both');
     await settle();
     assert.equal(changes(), 2);
     assert.equal((await names(client)).length, 8);
     // The same mode again, or a reload that changes nothing: no notification.
-    opened.runtime.setExpose('both');
-    opened.runtime.setCatalog(await loadCatalog([catalogFile(3)], { env: {} }));
+    opened.runtime.catalog.setExpose('both');
+    opened.runtime.catalog.set(await loadCatalog([catalogFile(3)], { env: {} }));
     await settle();
     assert.equal(changes(), 2);
     await client.close();
   });
 
   test('completions stop at 100 keys and say there are more', async () => {
-    opened.runtime.setCatalog(await loadCatalog([catalogFile(120)], { env: {} }));
+    opened.runtime.catalog.set(await loadCatalog([catalogFile(120)], { env: {} }));
     const { client } = await connected(opened);
     const all = (await client.complete({ ref: { type: 'ref/resource', uri: 'mcc://tools/{key}' }, argument: { name: 'key', value: 'gen.' } })).completion;
     assert.equal(all.values.length, 100);
@@ -90,11 +91,11 @@ describe('expose mode', () => {
   });
 
   test(`auto with more than ${AUTO_DIRECT_LIMIT} tools: the catalog tools only`, async () => {
-    opened.runtime.setExpose('auto');
-    opened.runtime.setCatalog(await loadCatalog([catalogFile(AUTO_DIRECT_LIMIT + 1)], { env: {} }));
+    opened.runtime.catalog.setExpose('auto');
+    opened.runtime.catalog.set(await loadCatalog([catalogFile(AUTO_DIRECT_LIMIT + 1)], { env: {} }));
     const { client } = await connected(opened);
     assert.deepEqual(await names(client), ['describe_tools', 'execute', 'get_session', 'search', 'set_session']);
-    opened.runtime.setCatalog(await loadCatalog([catalogFile(AUTO_DIRECT_LIMIT)], { env: {} }));
+    opened.runtime.catalog.set(await loadCatalog([catalogFile(AUTO_DIRECT_LIMIT)], { env: {} }));
     await settle();
     assert.equal((await names(client)).length, AUTO_DIRECT_LIMIT + 5);
     await client.close();

@@ -11,6 +11,7 @@ import { killProcessTree } from '../../runner/process-tree';
 import { shellQuote } from '../../template/quote';
 import { pythonRunnerPath } from '../assets';
 import { stopReasonOf } from '../../tool-run/errors';
+import { DEFAULT_MAX_OUTPUT_BYTES } from '../../runner/capped-output';
 
 export type StopReason = 'timeout' | 'cancelled' | 'shutdown';
 
@@ -61,7 +62,7 @@ export function startPython(spec: PythonRunSpec): PythonRunHandle {
     detached: true,
     windowsHide: true,
   });
-  const cap = spec.maxOutputBytes ?? 1024 * 1024;
+  const cap = spec.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
   let stopped: StopReason | undefined;
   let exited = false;
   const stop = (reason: StopReason): void => {

@@ -10,6 +10,7 @@ import { pythonRunnerPath } from '../assets';
 import { withoutContextVars } from '../fn-env';
 import { sleep, type PythonRunHandle, type PythonRunResult, type StopReason } from './python-process';
 import type { WarmCallSpec } from './warm-key';
+import { DEFAULT_MAX_OUTPUT_BYTES } from '../../runner/capped-output';
 
 const KILL_GRACE_MS = 300;
 // After the interpreter exits, how long a grandchild may keep our pipes open.
@@ -118,7 +119,7 @@ export class WarmProcess {
     this.clearIdle();
     this.setRef(true);
     const fence = `\u0000mcc-fence-${randomUUID()}\u0000\n`;
-    const cap = spec.maxOutputBytes ?? 1024 * 1024;
+    const cap = spec.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
     let timer: NodeJS.Timeout | undefined;
     const onAbort = (): void => stop(stopReasonOf(spec.signal));
     const stop = (reason: StopReason): void => {

@@ -8,13 +8,19 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ErrorCode, McpError, type GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
 import { isReservedKey } from '../../identity';
 import { exposure } from '../../expose';
-import type { HandlerExtra, McpSessionContext } from '../session-context';
+import type { HandlerExtra, ConnectionContext } from '../connection-context';
 import { debugErrorText, explainToolText, findAndRunText, type PromptSetting } from './prompt-text';
 
-async function setting(ctx: McpSessionContext, extra: HandlerExtra): Promise<PromptSetting> {
-  const tools = ctx.runtime.accessibleTools(ctx.principal);
-  const vars = Object.keys(await ctx.runtime.storeView(ctx.principal, ctx.sessionKeyFor(extra))).filter((k) => !isReservedKey(k));
-  return { tools, show: exposure(ctx.runtime.expose, tools.length), sessionVars: vars.sort() };
+async function setting(ctx: ConnectionContext, bucketKey: string): Promise<PromptSetting> {
+  const tools = ctx.runtime.catalog.accessibleTools(ctx.principal);
+  const vars = Object.keys(await ctx.runtime.calls.view(ctx.principal, bucketKey)).filter((k) => !isReservedKey(k));
+  return { tools, show: exposure(ctx.runtime.catalog.expose, tools.length), sessionVars: vars.sort() };
+}
+
+/** One prompt's answer, built from this caller's setting and audited like a call (`prompt:<name>`). */
+function answered(ctx: ConnectionContext, extra: HandlerExtra, name: string, args: Record<string, unknown>, build: (s: PromptSetting) => GetPromptResult): Promise<GetPromptResult> {
+  const scope = { principal: ctx.principal, bucketKey: ctx.bucketKeyFor(extra) };
+  return ctx.runtime.calls.read(scope, `prompt:${name}`, args, { clientName: ctx.clientName() }, async () => build(await setting(ctx, scope.bucketKey)));
 }
 
 function userMessage(description: string, text: string): GetPromptResult {
@@ -37,7 +43,7 @@ const ARG_OBJECTS = { find_and_run: z.object(ARGS.find_and_run), explain_tool: z
 export const PROMPT_NAMES: ReadonlySet<string> = new Set(Object.keys(ARGS));
 export const KEY_PROMPTS: ReadonlySet<string> = new Set(Object.entries(ARGS).filter(([, args]) => 'key' in args).map(([name]) => name));
 
-export function registerPrompts(server: McpServer, ctx: McpSessionContext): void {
+export function registerPrompts(server: McpServer, ctx: ConnectionContext): void {
   const findAndRun = server.registerPrompt(
     'find_and_run',
     {
@@ -45,7 +51,7 @@ export function registerPrompts(server: McpServer, ctx: McpSessionContext): void
       description: 'Finds the catalog tool for a task (search, describe_tools) and runs it (execute), using the session store for values later steps need.',
       argsSchema: ARGS.find_and_run,
     },
-    async ({ task }, extra) => userMessage(`Find and run a tool for: ${task}`, findAndRunText(task, await setting(ctx, extra))),
+    ({ task }, extra) => answered(ctx, extra, 'find_and_run', { task }, (s) => userMessage(`Find and run a tool for: ${task}`, findAndRunText(task, s))),
   );
 
   const explainTool = server.registerPrompt(
@@ -55,13 +61,13 @@ export function registerPrompts(server: McpServer, ctx: McpSessionContext): void
       description: 'Explains what a catalog tool does, its parameters (required or optional) and when to use it.',
       argsSchema: ARGS.explain_tool,
     },
-    async ({ key }, extra) => {
-      const s = await setting(ctx, extra);
-      const tool = s.tools.find((t) => t.key === key);
-      // The same answer for a key that does not exist and one the caller may not run.
-      if (!tool) throw new McpError(ErrorCode.InvalidParams, `No tool '${key}' you can run; complete the key, or use search / describe_tools.`);
-      return userMessage(`Explain ${key}`, explainToolText(tool, s));
-    },
+    ({ key }, extra) =>
+      answered(ctx, extra, 'explain_tool', { key }, (s) => {
+        const tool = s.tools.find((t) => t.key === key);
+        // The same answer for a key that does not exist and one the caller may not run.
+        if (!tool) throw new McpError(ErrorCode.InvalidParams, `No tool '${key}' you can run; complete the key, or use search / describe_tools.`);
+        return userMessage(`Explain ${key}`, explainToolText(tool, s));
+      }),
   );
 
   const debugError = server.registerPrompt(
@@ -71,10 +77,8 @@ export function registerPrompts(server: McpServer, ctx: McpSessionContext): void
       description: 'Diagnoses an error a catalog tool answered with and suggests how to fix the call.',
       argsSchema: ARGS.debug_error,
     },
-    async ({ key, error }, extra) => {
-      const s = await setting(ctx, extra);
-      return userMessage(`Debug ${key}`, debugErrorText(key, error, s.tools.find((t) => t.key === key), s));
-    },
+    ({ key, error }, extra) =>
+      answered(ctx, extra, 'debug_error', { key, error }, (s) => userMessage(`Debug ${key}`, debugErrorText(key, error, s.tools.find((t) => t.key === key), s))),
   );
   // The SDK built an object schema of each prompt's arguments for this
   // connection; the shared one describes the same arguments.

@@ -2,11 +2,11 @@
 // (user, email, groups, tools; read-only, as ever) and the variables of this
 // session. Resources are read-only by nature: set_session changes it.
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { McpSessionContext } from '../session-context';
+import type { ConnectionContext } from '../connection-context';
 
 export const SESSION_URI = 'mcc://session';
 
-export function registerSessionResource(server: McpServer, ctx: McpSessionContext): void {
+export function registerSessionResource(server: McpServer, ctx: ConnectionContext): void {
   server.registerResource(
     'session',
     SESSION_URI,
@@ -17,8 +17,11 @@ export function registerSessionResource(server: McpServer, ctx: McpSessionContex
         'session with set_session or by tools. Subscribe to hear when it changes.',
       mimeType: 'application/json',
     },
-    async (uri, extra) => ({
-      contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(await ctx.runtime.storeView(ctx.principal, ctx.sessionKeyFor(extra)), null, 2) }],
-    }),
+    async (uri, extra) => {
+      const scope = { principal: ctx.principal, bucketKey: ctx.bucketKeyFor(extra) };
+      // Audited like a get_session of every variable at once.
+      const view = await ctx.runtime.calls.read(scope, `resource:${SESSION_URI}`, {}, { clientName: ctx.clientName() }, () => ctx.runtime.calls.view(scope.principal, scope.bucketKey));
+      return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(view, null, 2) }] };
+    },
   );
 }

@@ -7,7 +7,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { SubscribeRequestSchema, UnsubscribeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { bucketIdOf } from '../../session/bucket-id';
 import type { StoreChange } from '../../session/types';
-import type { McpSessionContext } from '../session-context';
+import type { ConnectionContext } from '../connection-context';
 import { resourceNotFound } from './not-found';
 import { SESSION_URI } from './session-resource';
 import { TOOL_URI_PREFIX } from './tool-resources';
@@ -18,12 +18,12 @@ export class ResourceSubscriptions {
 
   constructor(
     private readonly server: McpServer,
-    private readonly ctx: McpSessionContext,
+    private readonly ctx: ConnectionContext,
   ) {
     // Before connect: the capability is part of the initialize answer.
     server.server.registerCapabilities({ resources: { subscribe: true, listChanged: true } });
     server.server.setRequestHandler(SubscribeRequestSchema, (req, extra) => {
-      this.subscribe(req.params.uri, () => ctx.sessionKeyFor(extra));
+      this.subscribe(req.params.uri, () => ctx.bucketKeyFor(extra));
       return {};
     });
     server.server.setRequestHandler(UnsubscribeRequestSchema, (req) => {
@@ -38,7 +38,7 @@ export class ResourceSubscriptions {
       return;
     }
     const key = uri.startsWith(TOOL_URI_PREFIX) ? decodeURIComponent(uri.slice(TOOL_URI_PREFIX.length)) : undefined;
-    if (key === undefined || !this.ctx.runtime.accessibleTools(this.ctx.principal).some((t) => t.key === key)) throw resourceNotFound(uri);
+    if (key === undefined || !this.ctx.runtime.catalog.accessibleTools(this.ctx.principal).some((t) => t.key === key)) throw resourceNotFound(uri);
     this.subscribed.set(uri, '');
   }
 

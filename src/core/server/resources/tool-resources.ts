@@ -8,7 +8,7 @@ import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { directToolName } from '../../catalog/direct-names';
 import { formatSignature, returnType } from '../../catalog/signature';
 import type { ToolDef } from '../../catalog/types';
-import type { McpSessionContext } from '../session-context';
+import type { ConnectionContext } from '../connection-context';
 import { inputSchemaOf } from '../tool-schema';
 import { resourceNotFound } from './not-found';
 
@@ -18,10 +18,10 @@ export function toolUri(key: string): string {
   return `${TOOL_URI_PREFIX}${key}`;
 }
 
-export function registerToolResources(server: McpServer, ctx: McpSessionContext): void {
+export function registerToolResources(server: McpServer, ctx: ConnectionContext): void {
   const template = new ResourceTemplate(`${TOOL_URI_PREFIX}{key}`, {
     list: () => ({
-      resources: ctx.runtime.accessibleTools(ctx.principal).map((t) => ({
+      resources: ctx.runtime.catalog.accessibleTools(ctx.principal).map((t) => ({
         uri: toolUri(t.key),
         name: t.key,
         title: t.annotations?.title ?? t.key,
@@ -40,7 +40,7 @@ export function registerToolResources(server: McpServer, ctx: McpSessionContext)
     },
     (uri, variables): ReadResourceResult => {
       const key = Array.isArray(variables.key) ? variables.key.join(',') : variables.key;
-      const tool = ctx.runtime.accessibleTools(ctx.principal).find((t) => t.key === decodeURIComponent(key ?? ''));
+      const tool = ctx.runtime.catalog.accessibleTools(ctx.principal).find((t) => t.key === decodeURIComponent(key ?? ''));
       // A tool the caller may not run reads exactly like one that does not exist.
       if (!tool) throw resourceNotFound(uri.href);
       return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text: toolMarkdown(tool) }, { uri: uri.href, mimeType: 'application/json', text: JSON.stringify(toolJson(tool), null, 2) }] };

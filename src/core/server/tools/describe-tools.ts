@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { toMcpResult, type McpSessionContext } from '../session-context';
+import { toMcpResult, type ConnectionContext } from '../connection-context';
 
 // Built once: a zod schema costs a few kilobytes, which every MCP session would repeat.
 const DESCRIBE_INPUT = z.object({ groups: z.array(z.string()).optional().describe('Only tools in all of these groups') });
 
-export function registerDescribeTools(server: McpServer, ctx: McpSessionContext): RegisteredTool {
+export function registerDescribeTools(server: McpServer, ctx: ConnectionContext): RegisteredTool {
   return server.registerTool(
     'describe_tools',
     {
@@ -17,6 +17,6 @@ export function registerDescribeTools(server: McpServer, ctx: McpSessionContext)
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
     async ({ groups }, extra) =>
-      toMcpResult(await ctx.runtime.describeTools(ctx.principal, ctx.sessionKeyFor(extra), groups, { clientName: ctx.clientName() })),
+      toMcpResult(await ctx.runtime.calls.describeTools(ctx.principal, ctx.bucketKeyFor(extra), groups, { clientName: ctx.clientName() })),
   );
 }

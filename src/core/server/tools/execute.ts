@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { McpSessionContext } from '../session-context';
+import type { ConnectionContext } from '../connection-context';
 import { answerCatalogCall } from '../catalog-call';
 
 /** What execute answers as structuredContent, failures included (code -1 when nothing ran). */
@@ -22,7 +22,7 @@ const EXECUTE_INPUT = z.object({
 });
 const RUN_OUTPUT = z.object(RUN_OUTPUT_SHAPE);
 
-export function registerExecute(server: McpServer, ctx: McpSessionContext): RegisteredTool {
+export function registerExecute(server: McpServer, ctx: ConnectionContext): RegisteredTool {
   return server.registerTool(
     'execute',
     {

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { toMcpResult, type McpSessionContext } from '../session-context';
+import { toMcpResult, type ConnectionContext } from '../connection-context';
 
 // Built once: a zod schema costs a few kilobytes, which every MCP session would repeat.
 const GET_SESSION_INPUT = z.object({ name: z.string().describe('Variable name: lowercase letters, digits and _, not starting with a digit') });
 
-export function registerGetSession(server: McpServer, ctx: McpSessionContext): void {
+export function registerGetSession(server: McpServer, ctx: ConnectionContext): void {
   server.registerTool(
     'get_session',
     {
@@ -19,7 +19,7 @@ export function registerGetSession(server: McpServer, ctx: McpSessionContext): v
     },
     async ({ name }, extra) =>
       toMcpResult(
-        await ctx.runtime.getSession(ctx.principal, ctx.sessionKeyFor(extra), name, { clientName: ctx.clientName() }),
+        await ctx.runtime.calls.getSession(ctx.principal, ctx.bucketKeyFor(extra), name, { clientName: ctx.clientName() }),
       ),
   );
 }

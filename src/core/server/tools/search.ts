@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT } from '../../search/tool-search';
-import { toMcpResult, type McpSessionContext } from '../session-context';
+import { toMcpResult, type ConnectionContext } from '../connection-context';
 
 // Built once: a zod schema costs a few kilobytes, which every MCP session would repeat.
 const SEARCH_INPUT = z.object({
@@ -16,7 +16,7 @@ const SEARCH_INPUT = z.object({
   min_score: z.number().optional().describe('Drop hits scoring below this'),
 });
 
-export function registerSearch(server: McpServer, ctx: McpSessionContext): RegisteredTool {
+export function registerSearch(server: McpServer, ctx: ConnectionContext): RegisteredTool {
   return server.registerTool(
     'search',
     {
@@ -30,9 +30,9 @@ export function registerSearch(server: McpServer, ctx: McpSessionContext): Regis
     },
     async ({ query, limit, min_score }, extra) =>
       toMcpResult(
-        await ctx.runtime.search(
+        await ctx.runtime.calls.search(
           ctx.principal,
-          ctx.sessionKeyFor(extra),
+          ctx.bucketKeyFor(extra),
           query,
           { ...(limit !== undefined ? { limit } : {}), ...(min_score !== undefined ? { minScore: min_score } : {}) },
           { clientName: ctx.clientName() },

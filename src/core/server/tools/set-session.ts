@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { toMcpResult, type McpSessionContext } from '../session-context';
+import { toMcpResult, type ConnectionContext } from '../connection-context';
 
 // Every JSON type spelled out, so schema checkers see a typed value.
 const JSON_VALUE = z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(z.any()), z.object({}).passthrough()]);
@@ -11,7 +11,7 @@ const SET_SESSION_INPUT = z.object({
   value: JSON_VALUE.describe('Any JSON value; stored with its type'),
 });
 
-export function registerSetSession(server: McpServer, ctx: McpSessionContext): void {
+export function registerSetSession(server: McpServer, ctx: ConnectionContext): void {
   server.registerTool(
     'set_session',
     {
@@ -27,7 +27,7 @@ export function registerSetSession(server: McpServer, ctx: McpSessionContext): v
     // Only the name is audited: values may be secrets.
     async ({ name, value }, extra) =>
       toMcpResult(
-        await ctx.runtime.setSession(ctx.principal, ctx.sessionKeyFor(extra), name, value, { clientName: ctx.clientName() }),
+        await ctx.runtime.calls.setSession(ctx.principal, ctx.bucketKeyFor(extra), name, value, { clientName: ctx.clientName() }),
       ),
   );
 }

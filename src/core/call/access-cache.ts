@@ -3,9 +3,9 @@
 // for each execute and search cost more than the call itself. The runtime
 // drops the whole cache when the catalog changes. Entries are frozen, so no
 // caller can change what the next one is handed.
-import { accessibleTools } from './access';
-import type { ToolDef } from './catalog/types';
-import { identityKeys, type IdentityKeys, type Principal } from './identity';
+import { accessibleTools } from '../access';
+import type { ToolDef } from '../catalog/types';
+import { identityKeys, type IdentityKeys, type Principal } from '../identity';
 
 /** Principals are rebuilt on every request, so entries are found by what they hold. */
 const MAX_ENTRIES = 1000;

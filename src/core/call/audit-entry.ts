@@ -1,7 +1,7 @@
 // The audit record of one MCP tool call, and its one log line. Every call
 // of search, describe_tools, get_session, set_session and execute writes
 // exactly one, refusals included (see Runtime).
-import { jsonForLog, logField } from './log-text';
+import { jsonForLog, logField } from '../log-text';
 
 export interface AuditEntry {
   at: number;

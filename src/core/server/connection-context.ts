@@ -1,4 +1,5 @@
-// What every MCP tool handler needs to know about the connection it serves.
+// What every MCP handler needs to know about the connection it serves (one
+// McpServer: an MCP session, a stateless request, or stdio's one client).
 import type { Runtime } from '../runtime';
 import type { Principal } from '../identity';
 import type { ToolCallResult } from '../tool-result';
@@ -14,12 +15,12 @@ export interface HandlerExtra {
   requestInfo?: { headers: Record<string, string | string[] | undefined> };
 }
 
-export interface McpSessionContext {
+export interface ConnectionContext {
   runtime: Runtime;
   /** Fixed for the connection: the principal that initialized it. */
   principal: Principal;
-  /** The bucket key for this request (X-MCC-Session-Key, else the MCP session id). */
-  sessionKeyFor(extra: HandlerExtra): string;
+  /** The bucket key of this request (bucket-key.ts). */
+  bucketKeyFor(extra: HandlerExtra): string;
   clientName(): string | undefined;
   /** Progress and log messages of this connection's calls. */
   feedback: ConnectionFeedback;

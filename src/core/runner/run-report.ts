@@ -1,0 +1,55 @@
+// The start and the end of one run as events: built here and nowhere else,
+// whatever ran (a shell, a function, nothing at all for a cache hit), so
+// every host sees exactly one `started` and one `exited` per run.
+import { performance } from 'node:perf_hooks';
+import type { ToolDef } from '../catalog/types';
+import type { Clock } from '../host';
+import type { RunContext, RunOutcome, RunShape } from '../tool-run/contract';
+import { lastLine } from './outcome-text';
+
+export class RunReport {
+  private readonly t0 = performance.now();
+  private ended = false;
+
+  constructor(
+    private readonly tool: ToolDef,
+    private readonly ctx: Pick<RunContext, 'runId' | 'caller' | 'events'>,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Milliseconds since the run was asked for. */
+  elapsedMs(): number {
+    return Math.round(performance.now() - this.t0);
+  }
+
+  started(shape: RunShape): void {
+    const { runId, caller } = this.ctx;
+    this.ctx.events.emit({ type: 'started', runId, toolKey: this.tool.key, command: shape.command, caller, mode: shape.mode, at: this.clock.now() });
+  }
+
+  /** A run that could not start: its start and its end, with why. */
+  refused(shape: RunShape, e: unknown): void {
+    this.started(shape);
+    this.end(-1, e instanceof Error ? e.message : String(e));
+  }
+
+  /** A run answered from the cache: nothing ran. */
+  cached(shape: RunShape, code: number): void {
+    this.started(shape);
+    if (this.ended) return;
+    this.ended = true;
+    this.ctx.events.emit({ type: 'exited', runId: this.ctx.runId, code, durationMs: this.elapsedMs(), cached: true });
+  }
+
+  /** The end of a run with its final outcome, or the failure that left it without one. */
+  exited(outcome: RunOutcome | undefined, failure: string | undefined): void {
+    if (outcome) this.end(outcome.code, outcome.code === 0 ? undefined : (lastLine(outcome.stderr) ?? `code ${outcome.code}`));
+    else this.end(-1, failure ?? 'the run failed inside the runtime');
+  }
+
+  private end(code: number, error: string | undefined): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.ctx.events.emit({ type: 'exited', runId: this.ctx.runId, code, durationMs: this.elapsedMs(), ...(error ? { error } : {}) });
+  }
+}
