@@ -18,7 +18,7 @@ export function toCrlf(text: string): string {
 }
 
 export function formatStarted(e: Extract<RunEvent, { type: 'started' }>): string {
-  const who = `${e.caller.user} · ${shortKey(e.caller.sessionKey)}`;
+  const who = `${e.caller.user} · ${shortKey(e.caller.bucketKey)}`;
   const head = `${BOLD}${CYAN}▶ ${e.toolKey}${RESET} ${DIM}(${who} · ${e.mode} · ${new Date(e.at).toLocaleTimeString()})${RESET}`;
   const cmd = toCrlf(e.command.replace(/\s+$/, '')).split('\r\n').map((l, i) => `${DIM}${i === 0 ? '$' : '>'} ${l}${RESET}`).join('\r\n');
   return `${head}\r\n${cmd}\r\n`;

@@ -13,7 +13,7 @@ import { verdict, type BenchGroup, type Figure } from './harness';
 const STORE = { user: 'bench', email: '', groups: ['admin'], tools: [] as string[] };
 
 function ctx(): RunContext {
-  return { runId: randomUUID(), caller: { user: 'bench', sessionKey: 'bench' }, store: STORE, events: nullEventSink };
+  return { runId: randomUUID(), caller: { user: 'bench', bucketKey: 'bench' }, store: STORE, events: nullEventSink };
 }
 
 let fn: FnExecutor | undefined;

@@ -27,7 +27,7 @@ function envOnce(store: Record<string, unknown>): Promise<void> {
 
 async function runExec(store: Record<string, unknown>): Promise<void> {
   exec ??= new ExecExecutor({ defaultMode: 'pipe' });
-  const r = await exec.prepare(trueTool, {}, { runId: randomUUID(), caller: { user: 'bench', sessionKey: 'bench' }, store, events: nullEventSink }).start();
+  const r = await exec.prepare(trueTool, {}, { runId: randomUUID(), caller: { user: 'bench', bucketKey: 'bench' }, store, events: nullEventSink }).start();
   if (r.code !== 0) throw new Error(`exec failed (code ${r.code}): ${r.stderr}`);
 }
 

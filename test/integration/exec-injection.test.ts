@@ -110,7 +110,7 @@ describe('exec tools receive the session store', () => {
     await okText(c, 'describe_tools');
     await c.close();
     const expected = ['set_session {"name":"api_token"} -> 0', 'get_session {"name":"api_token"} -> 0', 'test.no_such_tool {} -> error', 'test.echo_args {"word":"w","n":"x"} -> error', 'search {"query":"echo"} -> 0', 'describe_tools {} -> 0'];
-    const auditLines = (): string[] => h.stderr().split('\n').filter((l) => / call carol session=audit-me /.test(l));
+    const auditLines = (): string[] => h.stderr().split('\n').filter((l) => / call carol bucket=audit-me /.test(l));
     // stderr reaches us asynchronously: wait for the last line.
     for (let i = 0; i < 50 && !auditLines().some((l) => l.includes(expected[5])); i++) await new Promise((r) => setTimeout(r, 40));
     const lines = auditLines();

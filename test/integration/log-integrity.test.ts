@@ -11,7 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { call, connect, FIXTURES, okText, startServe, tempDir, type ServeHandle } from './serve-process';
 
 const LINE_START = /^\d{4}-\d\d-\d\dT[\d:.]+Z (info |warn |error|debug) /;
-const FORGED = '2030-01-01T00:00:00.000Z info  call owner session=forged ops.deploy {} -> 0 in 1 ms';
+const FORGED = '2030-01-01T00:00:00.000Z info  call owner bucket=forged ops.deploy {} -> 0 in 1 ms';
 
 describe('log lines cannot be forged', () => {
   let h: ServeHandle;
@@ -54,11 +54,11 @@ describe('log lines cannot be forged', () => {
     await c.close();
     await auditLine(/ search /);
     noForgedLine();
-    const line = await auditLine(/ call owner session=inject-key search /);
+    const line = await auditLine(/ call owner bucket=inject-key search /);
     assert.match(line, /search \{"query":"q\\n2030/);
     assert.match(line, /client="evil\\n2030/);
-    await auditLine(/ call owner session=inject-key nope\\n2030-01-01/);
-    await auditLine(/ call owner session=inject-key test\.echo_args \{"word":"w\\r\\n2030.*\\u001b\[2J\\x85"/);
+    await auditLine(/ call owner bucket=inject-key nope\\n2030-01-01/);
+    await auditLine(/ call owner bucket=inject-key test\.echo_args \{"word":"w\\r\\n2030.*\\u001b\[2J\\x85"/);
   });
 
   test('a 3 MB client name is bounded to 200 characters in the bucket and the log', async () => {
@@ -76,7 +76,7 @@ describe('log lines cannot be forged', () => {
     assert.ok(bucket, 'the bucket was written');
     assert.equal(bucket.clientName?.length, 200);
     assert.ok(bucket.clientName?.startsWith('big-client-nnn'));
-    const line = await auditLine(/ call owner session=huge-name set_session /);
+    const line = await auditLine(/ call owner bucket=huge-name set_session /);
     assert.ok(line.length < 1000, `the audit line is ${line.length} characters`);
     assert.ok(h.stderr().length < 200_000, 'nothing in the log holds the name');
   });
@@ -88,7 +88,7 @@ describe('log lines cannot be forged', () => {
     const answer = await rawToolCall(h, 'deep-params', `{"name":"execute","arguments":{"key":"test.echo_args","params":{"word":"w","deep":${deep}}}}`);
     assert.match(answer, /"isError":true/);
     assert.match(answer, /'deep' is nested deeper than 64 levels; nothing was run/);
-    const line = await auditLine(/ call owner session=deep-par… test\.echo_args /);
+    const line = await auditLine(/ call owner bucket=deep-par… test\.echo_args /);
     assert.match(line, /-> error \(Invalid parameters for 'test\.echo_args': 'deep' is nested deeper than 64 levels/);
     assert.ok(!h.stderr().includes('Maximum call stack size exceeded'));
     const c = await connect(h, { sessionKey: 'deep-params' });

@@ -6,7 +6,8 @@ import { jsonForLog, logField } from '../log-text';
 export interface AuditEntry {
   at: number;
   user: string;
-  sessionKey: string;
+  /** The bucket the call used (bucket-key.ts). */
+  bucketKey: string;
   /** The catalog tool's key for execute; else the MCP tool's name (set_session, search…). */
   toolKey: string;
   /** Params as validated with overrides masked (execute), or what identifies the call. */
@@ -23,17 +24,17 @@ export interface AuditEntry {
 /** Params longer than this (as JSON) are cut in the log line. */
 const PARAMS_IN_LINE = 500;
 
-/** A session key as a log shows it: short enough to read, long enough to tell apart. */
-export function shortSessionKey(key: string): string {
+/** A bucket key as a log shows it: short enough to read, long enough to tell apart. */
+export function shortBucketKey(key: string): string {
   return key.length <= 10 ? key : `${key.slice(0, 8)}…`;
 }
 
-/** user, session key, tool key, masked params, code, error, duration and client; every field escaped. */
-export function formatAuditLine(a: AuditEntry, sessionLabel: (key: string) => string = shortSessionKey): string {
+/** user, bucket key, tool key, masked params, code, error, duration and client; every field escaped. */
+export function formatAuditLine(a: AuditEntry, bucketLabel: (key: string) => string = shortBucketKey): string {
   const err = a.error ? ` (${logField(a.error, 300)})` : '';
   const client = a.client !== undefined ? ` client=${jsonForLog(a.client, 250)}` : '';
   return (
-    `call ${logField(a.user)} session=${logField(sessionLabel(a.sessionKey))} ${logField(a.toolKey)} ` +
+    `call ${logField(a.user)} bucket=${logField(bucketLabel(a.bucketKey))} ${logField(a.toolKey)} ` +
     `${jsonForLog(a.params, PARAMS_IN_LINE)} -> ${a.code}${err} in ${a.durationMs} ms${client}`
   );
 }

@@ -44,7 +44,7 @@ export class AuditTrail {
     const entry: AuditEntry = {
       at: call.started,
       user: call.principal.user,
-      sessionKey: call.bucketKey,
+      bucketKey: call.bucketKey,
       toolKey: scrub(boundText(call.what, MAX_AUDITED_KEY)),
       params: scrubStrings(call.params, scrub) as Record<string, unknown>,
       durationMs: this.clock.now() - call.started,

@@ -179,7 +179,7 @@ export class CallPipeline {
     try {
       this.parts.store.touch(p.user, bucketKey, clientLabel(call.clientName));
       const events = call.events ? teeEventSinks(this.parts.events, call.events) : this.parts.events;
-      const run = { runId: running.runId, signal: running.signal, events, caller: { user: p.user, sessionKey: bucketKey } };
+      const run = { runId: running.runId, signal: running.signal, events, caller: { user: p.user, bucketKey } };
       const { outcome, note } = await this.parts.bucketRun.run(p, bucketKey, tool, runs, params, run);
       return { result: runAnswer(tool, outcome, note), code: outcome.code };
     } catch (e) {

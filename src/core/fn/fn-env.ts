@@ -33,5 +33,5 @@ export function withoutContextVars(env: Record<string, string>): Record<string, 
 export function warmPartition(ctx: Pick<RunContext, 'caller' | 'store'>): string {
   const storeUser = typeof ctx.store.user === 'string' ? ctx.store.user : '';
   const anonymous = ctx.caller.user === 'anonymous' || storeUser === 'anonymous';
-  return JSON.stringify(anonymous ? [ctx.caller.user, storeUser, ctx.caller.sessionKey] : [ctx.caller.user, storeUser]);
+  return JSON.stringify(anonymous ? [ctx.caller.user, storeUser, ctx.caller.bucketKey] : [ctx.caller.user, storeUser]);
 }

@@ -4,9 +4,10 @@
 // imports it, and it imports only the catalog's types.
 import type { ToolDef } from '../catalog/types';
 
+/** Who a run is for: the user and the key of the bucket it runs in. */
 export interface Caller {
   user: string;
-  sessionKey: string;
+  bucketKey: string;
 }
 
 export interface RunContext {

@@ -45,7 +45,7 @@ module.exports = {
       sessionKey: a.sessionKey,
       owner: a.owner,
       serverUrl: a.serverUrl(),
-      tools: a.runtime ? [...a.runtime.getCatalog().tools.keys()] : null,
+      tools: a.runtime ? [...a.runtime.catalog.current.tools.keys()] : null,
       startup: a.startup,
     };
   },
@@ -93,7 +93,7 @@ module.exports = {
   /** Runs a catalog tool as the owner through the live runtime (not through MCP). */
   async runtimeExecute(vscode, { key, params }) {
     const a = await api(vscode);
-    return a.runtime.execute(a.owner, a.sessionKey, key, params ?? {});
+    return a.runtime.calls.execute(a.owner, a.sessionKey, key, params ?? {});
   },
   /** Asks VS Code to start the MCP servers, waiting at most waitMs; returns the live mcp_mcc_ tools. */
   async startServersBriefly(vscode, { waitMs = 10000 }) {

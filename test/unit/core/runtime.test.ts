@@ -257,7 +257,7 @@ describe('Runtime', () => {
     await runtime.calls.setSession(OWNER, 'k', 'Bad Name', 1, call);
     await runtime.calls.execute(OWNER, 'k', 't.run', { word: 'w' }, call);
     assert.deepEqual(
-      audits.map((a) => [a.toolKey, a.params, a.code, a.client, a.user, a.sessionKey]),
+      audits.map((a) => [a.toolKey, a.params, a.code, a.client, a.user, a.bucketKey]),
       [
         ['search', { query: 'run' }, 0, 'agent', 'owner', 'k'],
         ['describe_tools', { groups: ['t'] }, 0, 'agent', 'owner', 'k'],

@@ -38,7 +38,7 @@ test('scrubbing: every secret value becomes ***, in log lines and in run events'
   assert.deepEqual(lines, ['Traceback ...\nValueError: ***']);
   const events: RunEvent[] = [];
   const sink = scrubbingEvents({ emit: (e) => events.push(e) }, s);
-  sink.emit({ type: 'started', runId: 'r', toolKey: 'k', command: 'echo owner-token-0123456789', caller: { user: 'u', sessionKey: 's' }, mode: 'pipe', at: 0 });
+  sink.emit({ type: 'started', runId: 'r', toolKey: 'k', command: 'echo owner-token-0123456789', caller: { user: 'u', bucketKey: 's' }, mode: 'pipe', at: 0 });
   sink.emit({ type: 'exited', runId: 'r', code: 1, durationMs: 1, error: 'bad owner-token-0123456789' });
   assert.deepEqual(events.map((e) => (e.type === 'started' ? e.command : e.type === 'exited' ? e.error : '')), ['echo ***', 'bad ***']);
 });

@@ -151,7 +151,7 @@ void describe('settings', () => {
 
 void describe('terminal text', () => {
   void test('header with the masked command, CRLF output, footer with code and duration', () => {
-    const started = formatStarted({ type: 'started', runId: 'r', toolKey: 'demo.hello', command: "echo 'x'\necho ***", caller: { user: 'alice', sessionKey: 'vscode-1234567' }, mode: 'pipe', at: 0 });
+    const started = formatStarted({ type: 'started', runId: 'r', toolKey: 'demo.hello', command: "echo 'x'\necho ***", caller: { user: 'alice', bucketKey: 'vscode-1234567' }, mode: 'pipe', at: 0 });
     assert.match(started, /▶ demo\.hello/);
     assert.match(started, /\$ echo 'x'/);
     assert.match(started, /> echo \*\*\*/);
@@ -229,7 +229,7 @@ void describe('status, catalog paths, diagnostics, audit', () => {
   });
 
   void test('an audit line names user, session, tool, masked params, code and duration', () => {
-    const line = formatAudit({ at: 0, user: 'alice', sessionKey: 'vscode-0123456789abcdef01234567', toolKey: 'ops.api_ping', params: { endpoint: 'status', api_key: '***' }, durationMs: 12, code: 0 });
-    assert.equal(line, 'call alice session=01234567… ops.api_ping {"endpoint":"status","api_key":"***"} -> 0 in 12 ms');
+    const line = formatAudit({ at: 0, user: 'alice', bucketKey: 'vscode-0123456789abcdef01234567', toolKey: 'ops.api_ping', params: { endpoint: 'status', api_key: '***' }, durationMs: 12, code: 0 });
+    assert.equal(line, 'call alice bucket=01234567… ops.api_ping {"endpoint":"status","api_key":"***"} -> 0 in 12 ms');
   });
 });

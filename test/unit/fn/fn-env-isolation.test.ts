@@ -23,7 +23,7 @@ const BOB = { ...ALICE, user: 'bob', email: 'bob@example.com' };
 const PYTHON = execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim();
 
 function ctxOf(store: Record<string, unknown>, sessionKey = 's1'): RunContext {
-  return { runId: randomUUID(), caller: { user: String(store.user), sessionKey }, store, events: { emit: () => undefined } };
+  return { runId: randomUUID(), caller: { user: String(store.user), bucketKey: sessionKey }, store, events: { emit: () => undefined } };
 }
 
 function dirWith(files: Record<string, string>): string {

@@ -22,7 +22,7 @@ const ANON = { user: 'anonymous', email: '', groups: ['public'], tools: ['test.t
 function ctxOf(store: Record<string, unknown>, sessionKey: string): RunContext {
   return {
     runId: randomUUID(),
-    caller: { user: typeof store.user === 'string' ? store.user : 'anonymous', sessionKey },
+    caller: { user: typeof store.user === 'string' ? store.user : 'anonymous', bucketKey: sessionKey },
     store,
     events: { emit: () => undefined },
   };
@@ -92,7 +92,7 @@ describe('warm Python runners: isolation', () => {
 
   test('the partition: user, and the session for anonymous callers (by caller or by store)', () => {
     const p = (user: string, storeUser: unknown, sessionKey: string): string =>
-      warmPartition({ caller: { user, sessionKey }, store: storeUser === undefined ? {} : { user: storeUser } });
+      warmPartition({ caller: { user, bucketKey: sessionKey }, store: storeUser === undefined ? {} : { user: storeUser } });
     assert.equal(p('alice', 'alice', 's1'), p('alice', 'alice', 's2'));
     assert.notEqual(p('alice', 'alice', 's1'), p('bob', 'bob', 's1'));
     assert.notEqual(p('anonymous', 'anonymous', 's1'), p('anonymous', 'anonymous', 's2'));

@@ -292,7 +292,7 @@ describe('the environment budget', () => {
       const store = { user: 'alice' };
       for (let i = 0; i < 16; i++) store['v' + i] = 'y'.repeat(65000);
       const tool = { kind: 'exec', key: 't.t', name: 't', description: '', groups: [], params: [], env: {}, envPassthrough: false, limits: {}, stdin: false, source: { file: '/t.yaml', line: 1 }, catalogDir: '/', command: 'echo "$MCC_CTX_USER $(wc -c < "$MCC_CTX_FILE")"' };
-      new ExecExecutor({ defaultMode: 'pipe' }).prepare(tool, {}, { runId: 'r', caller: { user: 'alice', sessionKey: 's' }, store, events: { emit() {} } }).start()
+      new ExecExecutor({ defaultMode: 'pipe' }).prepare(tool, {}, { runId: 'r', caller: { user: 'alice', bucketKey: 's' }, store, events: { emit() {} } }).start()
         .then((o) => { process.stdout.write(JSON.stringify(o)); });
     `;
     const r = spawnSync('/bin/sh', ['-c', 'ulimit -s 512 && exec "$0" -e "$1"', process.execPath, script], { encoding: 'utf8' });

@@ -154,7 +154,7 @@ describe('templates and events', () => {
     assert.doesNotMatch(started.command, /hunter2/);
     assert.match(started.command, /\*\*\*/);
     assert.equal(started.toolKey, 'test.tool');
-    assert.deepEqual(started.caller, { user: 'alice', sessionKey: 's1' });
+    assert.deepEqual(started.caller, { user: 'alice', bucketKey: 's1' });
     const types = events.map((e) => e.type);
     assert.equal(types[0], 'started');
     assert.equal(types[types.length - 1], 'exited');

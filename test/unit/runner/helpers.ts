@@ -56,7 +56,7 @@ export function call(store: Record<string, unknown> = ALICE, signal?: AbortSigna
   const events: RunEvent[] = [];
   const ctx: RunContext = {
     runId: randomUUID(),
-    caller: { user: typeof store.user === 'string' ? store.user : 'anonymous', sessionKey: 's1' },
+    caller: { user: typeof store.user === 'string' ? store.user : 'anonymous', bucketKey: 's1' },
     store,
     events: { emit: (e) => events.push(e) },
     ...(signal ? { signal } : {}),

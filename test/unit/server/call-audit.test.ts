@@ -65,7 +65,7 @@ describe('one audit entry per call, for every MCP surface', () => {
     await client.getPrompt({ name: 'debug_error', arguments: { key: 'ops.echo', error: 'boom' } });
     await assert.rejects(client.getPrompt({ name: 'explain_tool', arguments: { key: 'ops.nope' } }));
     assert.deepEqual(
-      audits.map((a) => [a.toolKey, a.code, a.sessionKey]),
+      audits.map((a) => [a.toolKey, a.code, a.bucketKey]),
       [
         ['set_session', 0, 'bucket-a'],
         ['resource:mcc://session', 0, 'bucket-a'],

@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { RunProgress, type ProgressUpdate } from '../../../src/core/server/run-progress';
 import { RunLog } from '../../../src/core/server/run-log';
 
-const started = { type: 'started', runId: 'r', toolKey: 'ops.build', command: 'make', caller: { user: 'u', sessionKey: 'k' }, mode: 'pipe', at: 0 } as const;
+const started = { type: 'started', runId: 'r', toolKey: 'ops.build', command: 'make', caller: { user: 'u', bucketKey: 'k' }, mode: 'pipe', at: 0 } as const;
 const out = (data: string, stream: 'stdout' | 'stderr' = 'stdout') => ({ type: 'output', runId: 'r', stream, data }) as const;
 
 function clock(): { now: () => number; advance: (ms: number) => void } {
