@@ -3,7 +3,7 @@
 // token, the users file); the core keeps every one of them out of a tool's
 // environment and out of the logs.
 import type { Logger } from './host';
-import type { UsersConfig } from './http/users-file';
+import type { UsersConfig } from './users';
 import type { RunEvent, RunEventSink } from './tool-run/contract';
 
 /** The variable that carries the owner's bearer token. */

@@ -2,26 +2,13 @@
 import { readFile } from 'node:fs/promises';
 import { yamlLib } from '../lazy-libs';
 import type { Principal } from '../identity';
+import type { UsersConfig } from '../users';
+
+export type { UserEntry, UsersConfig } from '../users';
 import { referencedVariables, substituteEnv } from '../catalog/substitute';
 
 /** The shortest bearer token accepted anywhere (owner or users file). */
 export const MIN_TOKEN_LENGTH = 16;
-
-export interface UserEntry {
-  principal: Principal;
-  /** Either the token itself or its SHA-256 (hex, lowercase). */
-  token?: string;
-  tokenSha256?: string;
-}
-
-export interface UsersConfig {
-  users: UserEntry[];
-  anonymous: boolean;
-  /** Unknown keys (likely typos, e.g. `group:` for `groups:`), one line each. */
-  warnings?: string[];
-  /** Server variables a token or token_sha256 was read from (`${VAR}`): secrets no tool may see. */
-  tokenEnvNames?: string[];
-}
 
 const FILE_KEYS = new Set(['users', 'anonymous']);
 const USER_KEYS = new Set(['user', 'email', 'groups', 'tools', 'token', 'token_sha256']);
