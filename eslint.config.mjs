@@ -1,12 +1,28 @@
-// Flat config: type-aware rules for all TypeScript, plus the rule that keeps
-// the core and the CLI free of the `vscode` module.
+// Flat config: type-aware rules for all TypeScript, the rule that keeps the
+// core and the CLI free of the `vscode` module, and the floors of the core
+// (docs/architecture.md): a file never imports from a floor above its own.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+const VSCODE = { name: 'vscode', message: 'src/core and src/cli must not import vscode; put editor code in src/extension.' };
+
+/** The restricted imports of a floor: vscode, and every folder or root file of a higher floor. */
+function restricted(above) {
+  const regex = `^(\\.\\.?/)+(${above.join('|')})(/|$)`;
+  return ['error', { paths: [VSCODE], patterns: [{ regex, message: 'a lower floor of the core imports from a higher one (see docs/architecture.md)' }] }];
+}
+
+// Floors of src/core, lowest first; each names what it holds.
+const FLOORS = [
+  { files: ['src/core/{catalog,template,session,cache,search}/**/*.ts', 'src/core/*.ts'], ignores: ['src/core/{secrets,runtime,open-runtime}.ts'], above: ['tool-run', 'secrets', 'runner', 'fn', 'call', 'runtime', 'open-runtime', 'server', 'http', 'serve'] },
+  { files: ['src/core/tool-run/**/*.ts', 'src/core/secrets.ts'], above: ['runner', 'fn', 'call', 'runtime', 'open-runtime', 'server', 'http', 'serve'] },
+  { files: ['src/core/{runner,fn}/**/*.ts'], above: ['call', 'runtime', 'open-runtime', 'server', 'http', 'serve'] },
+  { files: ['src/core/call/**/*.ts', 'src/core/{runtime,open-runtime}.ts'], above: ['server', 'http', 'serve'] },
+  { files: ['src/core/server/**/*.ts'], above: ['http', 'serve'] },
+];
+
 const noVscode = {
-  'no-restricted-imports': ['error', {
-    paths: [{ name: 'vscode', message: 'src/core and src/cli must not import vscode; put editor code in src/extension.' }],
-  }],
+  'no-restricted-imports': ['error', { paths: [VSCODE] }],
   'no-restricted-syntax': ['error', {
     selector: "CallExpression[callee.name='require'][arguments.0.value='vscode']",
     message: 'src/core and src/cli must not require vscode.',
@@ -29,4 +45,5 @@ export default tseslint.config(
     },
   },
   { files: ['src/core/**/*.ts', 'src/cli/**/*.ts'], rules: noVscode },
+  ...FLOORS.map(({ files, ignores, above }) => ({ files, ...(ignores ? { ignores } : {}), rules: { 'no-restricted-imports': restricted(above) } })),
 );
