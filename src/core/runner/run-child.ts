@@ -7,6 +7,7 @@ import { constants } from 'node:os';
 import { StringDecoder } from 'node:string_decoder';
 import { CappedOutput } from './capped-output';
 import { killProcessTree } from './process-tree';
+import { drainedShellArgs, EndTokenScanner, newEndToken } from './pty-drain';
 
 export type PtyModule = typeof import('node-pty');
 
@@ -131,10 +132,12 @@ function runWithPipes(spec: ChildSpec): Promise<ChildResult> {
 function runInPty(spec: ChildSpec): Promise<ChildResult> {
   const pty = spec.pty;
   if (!pty) return Promise.reject(new PtySpawnError('pty mode needs node-pty'));
+  const token = newEndToken();
+  const scanner = new EndTokenScanner(token);
   return new Promise((resolve, reject) => {
     let term: ReturnType<PtyModule['spawn']>;
     try {
-      term = pty.spawn('/bin/sh', spec.args, {
+      term = pty.spawn('/bin/sh', drainedShellArgs(token, spec.args), {
         name: spec.env.TERM ?? 'xterm-256color',
         cols: PTY_COLS,
         rows: PTY_ROWS,
@@ -151,10 +154,17 @@ function runInPty(spec: ChildSpec): Promise<ChildResult> {
     // The terminal is the tool's stdin; an EOF up front means a tool that
     // reads it gets "no input" instead of waiting for the timeout.
     term.write('\x04');
-    const dataSub = term.onData((d) => {
+    const take = (d: string): void => {
+      if (d === '') return;
       const b = Buffer.from(d, 'utf8');
       const kept = stdout.push(b);
       if (kept && spec.onOutput) spec.onOutput('stdout', kept.length === b.length ? d : kept.toString('utf8'));
+    };
+    const dataSub = term.onData((d) => {
+      const wasFound = scanner.found;
+      take(scanner.feed(d));
+      // Everything before the token has been read: the terminal may close now.
+      if (scanner.found && !wasFound) term.write(`${token}\n`);
     });
 
     let aborted = false;
@@ -171,6 +181,7 @@ function runInPty(spec: ChildSpec): Promise<ChildResult> {
       void (async () => {
         await killing;
         await killProcessTree(pid, spec.killGraceMs, true);
+        take(scanner.flush());
         dataSub.dispose();
         exitSub.dispose();
         const sig = signal ? signal : null;
