@@ -65,10 +65,14 @@ if (existsSync('src/extension/extension.ts')) {
   // Licence comments stay, gathered at the end of the file.
   entries.push({ entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', minify: true, sourcemap: 'external' });
 }
+// The worker thread of JavaScript function tools: a file of its own, loaded by path.
+if (existsSync('src/core/fn/js/worker.ts')) {
+  entries.push({ entryPoints: ['src/core/fn/js/worker.ts'], outfile: 'dist/worker.js', ...compact });
+}
 for (const e of entries) await build({ ...common, ...e });
 
 // Runtime assets that are loaded from disk, not bundled.
 mkdirSync('dist', { recursive: true });
-for (const asset of ['src/core/fn/python/mcc_runner.py', 'src/core/fn/js/worker.js']) {
+for (const asset of ['src/core/fn/python/mcc_runner.py']) {
   if (existsSync(asset)) cpSync(asset, `dist/${asset.split('/').pop()}`);
 }

@@ -1,5 +1,5 @@
 // Function tools: JavaScript in workers against Python in a warm process and
-// in a one-shot interpreter, through the executor alone; and the run kit
+// in a one-shot interpreter, through the executor alone; and the tool runner
 // (transform, cache_ttl) that the runtime puts around every executor.
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
@@ -38,14 +38,14 @@ export const fnTools: BenchGroup = {
     { name: 'fn js trivial (worker)', calls: 2000, warmup: 200, once: () => runFn(jsTrivial) },
     { name: 'fn python trivial (warm process)', calls: 1000, warmup: 50, once: () => runFn(pyTrivial) },
     { name: 'fn python trivial (one-shot, limits)', calls: 30, warmup: 3, once: () => runFn(pyOneShot) },
-    { name: 'fn js trivial (worker, through the run kit)', calls: 2000, warmup: 200, once: () => runFn(jsTrivial, 'kit') },
+    { name: 'fn js trivial (worker, through the tool runner)', calls: 2000, warmup: 200, once: () => runFn(jsTrivial, 'kit') },
     { name: 'fn js trivial (cache_ttl hit)', calls: 2000, warmup: 10, once: () => runFn(jsCached, 'kit') },
   ],
   ratios: [
     { a: 'fn js trivial (worker)', b: 'fn python trivial (warm process)', as: 'faster' },
     { a: 'fn python trivial (warm process)', b: 'fn python trivial (one-shot, limits)', as: 'faster' },
     // The kit costs (next to) nothing when a tool has no transform and no cache, and a cache hit answers without a worker.
-    { a: 'fn js trivial (worker, through the run kit)', b: 'fn js trivial (worker)', as: 'slower' },
+    { a: 'fn js trivial (worker, through the tool runner)', b: 'fn js trivial (worker)', as: 'slower' },
     { a: 'fn js trivial (cache_ttl hit)', b: 'fn js trivial (worker)', as: 'faster' },
   ],
   // 8 callers at once on a warm pool of 2: calls wait for a warm process to

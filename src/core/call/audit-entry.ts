@@ -1,6 +1,6 @@
 // The audit record of one MCP tool call, and its one log line. Every call
 // of search, describe_tools, get_session, set_session and execute writes
-// exactly one, refusals included (see Runtime).
+// exactly one, refusals included (see call/audit-trail.ts).
 import { jsonForLog, logField } from '../log-text';
 
 export interface AuditEntry {

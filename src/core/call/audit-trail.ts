@@ -4,6 +4,7 @@
 import type { Clock, Logger } from '../host';
 import type { Principal } from '../identity';
 import { boundText } from '../log-text';
+import { setOwn } from '../json/json-value';
 import { scrubSecrets, type ServerSecrets } from '../secrets';
 import type { ToolCallResult } from '../tool-result';
 import type { AuditEntry } from './audit-entry';
@@ -71,7 +72,7 @@ function scrubStrings(v: unknown, scrub: (t: string) => string): unknown {
   if (Array.isArray(v)) return v.map((x) => scrubStrings(x, scrub));
   if (v !== null && typeof v === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) Object.defineProperty(out, scrub(k), { value: scrubStrings(x, scrub), enumerable: true, writable: true, configurable: true });
+    for (const [k, x] of Object.entries(v)) setOwn(out, scrub(k), scrubStrings(x, scrub));
     return out;
   }
   return v;

@@ -2,7 +2,7 @@
 // string of one (some agents send that); too-deep nesting refused before
 // anything walks it; and the params as an audit line may show them.
 import type { ToolDef } from '../catalog/types';
-import { isPlainObject } from '../catalog/coerce';
+import { isPlainObject } from '../json/json-value';
 import { clipDepth, MAX_PARAMS_DEPTH, tooDeepParam } from './params-depth';
 
 /** The params object, or the refusal to answer. */

@@ -1,6 +1,7 @@
 // How deep call params may nest. Deeper params are refused before anything
 // runs: no tool needs them, and every later step that walks them (JSON for
 // stdin or a runner, templates, the audit line) could run out of stack.
+import { setOwn } from '../json/json-value';
 
 export const MAX_PARAMS_DEPTH = 64;
 
@@ -28,6 +29,6 @@ export function clipDepth(value: unknown, max: number): unknown {
   if (max <= 0) return '…';
   if (Array.isArray(value)) return value.map((v) => clipDepth(v, max - 1));
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) out[k] = clipDepth(v, max - 1);
+  for (const [k, v] of Object.entries(value)) setOwn(out, k, clipDepth(v, max - 1));
   return out;
 }

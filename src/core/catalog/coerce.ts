@@ -2,6 +2,7 @@
 // loader's checks of `default` / `override`. Lossless only: "3" is an int,
 // "3.5" is not; numbers pass as strings, booleans never silently become text.
 import type { ParamType } from './types';
+import { isPlainObject } from '../json/json-value';
 
 export type Coerced = { ok: true; value: unknown } | { ok: false; expected: string };
 
@@ -16,12 +17,6 @@ export const TYPE_DESCRIPTION: Record<ParamType, string> = {
   list: 'a list (JSON array)',
   dict: 'an object (JSON object)',
 };
-
-export function isPlainObject(v: unknown): v is Record<string, unknown> {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
-  const proto = Object.getPrototypeOf(v) as unknown;
-  return proto === Object.prototype || proto === null;
-}
 
 export function coerceValue(type: ParamType, v: unknown): Coerced {
   const fail: Coerced = { ok: false, expected: TYPE_DESCRIPTION[type] };

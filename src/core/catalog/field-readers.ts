@@ -4,7 +4,8 @@ import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { CatalogDiagnostic } from './types';
 import type { Locator, YamlPath } from './yaml-file';
-import { describeValue, isPlainObject } from './coerce';
+import { describeValue } from './coerce';
+import { isPlainObject } from '../json/json-value';
 
 export class Reporter {
   readonly diagnostics: CatalogDiagnostic[] = [];
@@ -113,6 +114,11 @@ export function readEnvMap(r: Reporter, v: unknown, path: YamlPath): Record<stri
     if (name === '' || name.includes('=') || name.includes('\0')) {
       bad = true;
       r.error(`'${fieldName(path)}' has an invalid variable name ${JSON.stringify(name)}`, [...path, name]);
+      continue;
+    }
+    if (name === '__proto__') {
+      bad = true;
+      r.error(`'${fieldName(path)}' cannot name a variable __proto__: the runtime's objects would drop it`, [...path, name]);
       continue;
     }
     if (value === null || value === undefined) out[name] = '';

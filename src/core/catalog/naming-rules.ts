@@ -17,6 +17,8 @@ export function paramNameProblem(name: string): string | undefined {
   if (RESERVED_PARAM_NAMES.includes(name)) {
     return `parameter name '${name}' is reserved (the session store is passed as 'context')`;
   }
+  // Params travel as object keys, where this one names the prototype, not a value.
+  if (name === '__proto__') return `parameter name '__proto__' is reserved (JavaScript objects give it a special meaning)`;
   if (PARAM_NAME.test(name)) return undefined;
   return `invalid parameter name '${name}': use letters, digits and '_', not starting with a digit`;
 }

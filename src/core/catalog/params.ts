@@ -2,7 +2,8 @@
 // caller's input is checked against the declared params, coerced where
 // lossless, completed with defaults and the hidden override values.
 import type { ToolDef } from './types';
-import { coerceValue, describeValue, isPlainObject } from './coerce';
+import { coerceValue, describeValue } from './coerce';
+import { isPlainObject } from '../json/json-value';
 
 export type ParamsResult = { ok: true; params: Record<string, unknown> } | { ok: false; error: string };
 

@@ -1,6 +1,7 @@
 // The `params:` (alias `parameters:`) list of a tool entry.
 import type { ParamSpec, ParamType } from './types';
-import { coerceValue, describeValue, isPlainObject } from './coerce';
+import { coerceValue, describeValue } from './coerce';
+import { isPlainObject } from '../json/json-value';
 import { readBool, readText, type Reporter } from './field-readers';
 import { paramNameProblem } from './naming-rules';
 import type { YamlPath } from './yaml-file';

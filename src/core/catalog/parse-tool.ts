@@ -1,6 +1,7 @@
 // One `tools:` entry -> a ToolDef (key filled in later by the loader).
 import type { CatalogDiagnostic, FnTool, Limits, ToolAnnotations, ToolBase, ToolDef } from './types';
-import { describeValue, isPlainObject } from './coerce';
+import { describeValue } from './coerce';
+import { isPlainObject } from '../json/json-value';
 import { Reporter, readBool, readEnvMap, readPassthrough, readPositive, readString, readStringList, readText, resolvePath } from './field-readers';
 import { toolNameProblem } from './naming-rules';
 import { parseParams } from './parse-params';

@@ -9,7 +9,7 @@ import type { Document, LineCounter, Node } from 'yaml';
 import { yamlLib } from '../lazy-libs';
 import type { CatalogDiagnostic } from './types';
 import { substituteEnv } from './substitute';
-import { isPlainObject } from './coerce';
+import { isPlainObject } from '../json/json-value';
 import { type FastYaml, type YamlPath } from './yaml-fast';
 import { parseYamlCached } from './yaml-cached';
 import type { ParseCache } from '../cache/parse-cache';

@@ -1,6 +1,7 @@
 // Where the files that run function tools live. Bundled (dist/cli.js,
-// dist/extension.js) they sit beside the bundle, copied by scripts/build.mjs;
-// compiled by tsc (out/src/core/fn/...) they are read from the source tree.
+// dist/extension.js) they sit beside the bundle, built or copied there by
+// scripts/build.mjs; compiled by tsc (out/src/core/fn/...), the worker is
+// compiled beside this file and the Python runner is read from the source tree.
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 

@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import type { Clock } from '../host';
 import type { RunOutcome } from '../tool-run/contract';
+import { setOwn } from '../json/json-value';
 
 /** JSON with object keys sorted at every level, so equal values give equal text. */
 export function stableJson(value: unknown): string {
@@ -14,7 +15,7 @@ function sortKeys(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(sortKeys);
   if (v !== null && typeof v === 'object') {
     const out: Record<string, unknown> = {};
-    for (const k of Object.keys(v).sort()) out[k] = sortKeys((v as Record<string, unknown>)[k]);
+    for (const k of Object.keys(v).sort()) setOwn(out, k, sortKeys((v as Record<string, unknown>)[k]));
     return out;
   }
   return v;

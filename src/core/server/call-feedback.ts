@@ -17,7 +17,6 @@ import {
 import type { CallOptions, Runtime } from '../runtime';
 import { timeLimitOf } from '../tool-run/time-limit';
 import { teeEventSinks } from '../tool-run/contract';
-import type { ToolCallResult } from '../tool-result';
 import { RunLog } from './run-log';
 import { onSetLoggingLevel, sendCancelledAnswer } from './sdk-gaps';
 import { RunProgress } from './run-progress';
@@ -31,6 +30,14 @@ export interface FeedbackExtra {
 }
 
 const SEVERITY: readonly LoggingLevel[] = LoggingLevelSchema.options;
+
+/** What one call's feedback gives the call, and how it ends. */
+export interface CallFeedback {
+  call: Pick<CallOptions, 'events' | 'signal'>;
+  /** Progress stops before the answer goes out. */
+  stopProgress(): void;
+  answerIfCancelled(result: CallToolResult): void;
+}
 
 /** One connection's logging level and the feedback of its calls. */
 export class ConnectionFeedback {
@@ -53,10 +60,11 @@ export class ConnectionFeedback {
   }
 
   /**
-   * Runs one tool call with its feedback: `run` gets call options carrying a
-   * sink for this call's run events. Progress stops before the answer.
+   * The feedback of one tool call: call options carrying a sink for its run
+   * events (progress and log messages), and `end`, which stops progress
+   * before the answer and sends the answer of a call the client cancelled.
    */
-  async run(extra: FeedbackExtra, run: (call: Pick<CallOptions, 'events' | 'signal'>) => Promise<ToolCallResult>): Promise<ToolCallResult> {
+  start(extra: FeedbackExtra): CallFeedback {
     const notify = (n: ServerNotification): void => {
       extra.sendNotification(n).catch(() => undefined); // the client may be gone; the run goes on
     };
@@ -71,20 +79,16 @@ export class ConnectionFeedback {
             totalSeconds: (key) => this.timeLimitOf(key),
           })
         : undefined;
-    try {
-      return await run({ signal: extra.signal, events: progress ? teeEventSinks(log, progress) : log });
-    } finally {
-      progress?.stop();
-    }
-  }
-
-  /**
-   * Sends the answer of a call the client cancelled. The SDK drops it (the
-   * spec lets a receiver do so), but then the call's SSE stream would stay
-   * open; a client that cancelled ignores a late answer, as the spec says.
-   */
-  answerCancelled(extra: FeedbackExtra, result: CallToolResult): void {
-    if (extra.signal.aborted) sendCancelledAnswer(this.server, extra.requestId, result);
+    return {
+      call: { signal: extra.signal, events: progress ? teeEventSinks(log, progress) : log },
+      stopProgress: () => progress?.stop(),
+      // The SDK drops the answer of a cancelled call (the spec lets a receiver
+      // do so), but then its SSE stream would stay open; a client that
+      // cancelled ignores a late answer, as the spec says.
+      answerIfCancelled: (result) => {
+        if (extra.signal.aborted) sendCancelledAnswer(this.server, extra.requestId, result);
+      },
+    };
   }
 
   private timeLimitOf(key: string): number | undefined {

@@ -17,7 +17,7 @@ export const ELICIT_TIMEOUT_MS = 10 * 60 * 1000;
 
 /**
  * A catalog call as its MCP answer: the caller's progress and log messages
- * while it runs (run-feedback.ts), and an answer even when it was cancelled.
+ * while it runs (call-feedback.ts), and an answer even when it was cancelled.
  * `structured`: execute declares an outputSchema and answers with
  * structuredContent too; a direct tool answers as the tool itself does, in
  * text (clients such as VS Code hand structuredContent to the model instead).
@@ -30,25 +30,20 @@ export async function answerCatalogCall(
   extra: HandlerExtra & FeedbackExtra,
   { structured }: { structured: boolean },
 ): Promise<CallToolResult> {
-  const answer = await ctx.feedback.run(extra, (call) => runCatalogCall(server, ctx, key, params, extra, call));
-  const result = toMcpResult(structured ? answer : { isError: answer.isError, text: answer.text });
-  ctx.feedback.answerCancelled(extra, result);
-  return result;
-}
-
-async function runCatalogCall(
-  server: McpServer,
-  ctx: ConnectionContext,
-  key: unknown,
-  params: unknown,
-  extra: HandlerExtra,
-  feedback: Pick<CallOptions, 'events' | 'signal'>,
-): Promise<ToolCallResult> {
+  const feedback = ctx.feedback.start(extra);
   // Only a client that can show forms is asked for missing params; the pipeline decides when.
   const canAsk = server.server.getClientCapabilities()?.elicitation?.form !== undefined;
   const ask: ParamAsker | undefined = canAsk ? (tool, missing) => askWithForm(server, tool, missing, extra) : undefined;
-  const call: CallOptions = { ...feedback, clientName: ctx.clientName(), ...(ask ? { ask } : {}) };
-  return ctx.runtime.calls.execute(ctx.principal, ctx.bucketKeyFor(extra), key, params, call);
+  const call: CallOptions = { ...feedback.call, clientName: ctx.clientName(), ...(ask ? { ask } : {}) };
+  let answer: ToolCallResult;
+  try {
+    answer = await ctx.runtime.calls.execute(ctx.principal, ctx.bucketKeyFor(extra), key, params, call);
+  } finally {
+    feedback.stopProgress();
+  }
+  const result = toMcpResult(structured ? answer : { isError: answer.isError, text: answer.text });
+  feedback.answerIfCancelled(result);
+  return result;
 }
 
 /** One MCP elicitation form for the missing params, with the request it belongs to. */

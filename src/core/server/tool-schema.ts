@@ -5,6 +5,7 @@
 import { z } from 'zod/v4';
 import type { ParamSpec, ParamType, ToolDef } from '../catalog/types';
 import { visibleParams } from '../catalog/visible-params';
+import { isPlainObject } from '../json/json-value';
 
 const JSON_TYPE: Record<ParamType, string> = {
   str: 'string',
@@ -42,9 +43,28 @@ export function inputSchemaOf(tool: ToolDef): Record<string, unknown> {
  * the runtime validates (and coerces, as MCC does) like any execute call.
  */
 export function passThroughSchema(jsonSchema: Record<string, unknown>): z.ZodType {
-  const schema = z.looseObject({});
+  const schema = keptObject();
   // A fresh copy each time: zod rearranges the object it is given while it lists it.
   schema._zod.toJSONSchema = () => structuredClone(jsonSchema);
+  return schema;
+}
+
+/**
+ * An object schema that hands on the very object it was given. Zod copies
+ * an object key by key into a new one, and a key named `__proto__` set that
+ * way becomes the copy's prototype: the caller's data would be lost without
+ * a word. Values the runtime takes are validated by the call pipeline.
+ */
+export function keptObject(): z.ZodObject {
+  const schema = z.looseObject({});
+  const keep: typeof schema._zod.parse = (payload) => {
+    if (!isPlainObject(payload.value)) {
+      payload.issues.push({ code: 'invalid_type', expected: 'object', input: payload.value, path: [], message: 'Invalid input: expected object' });
+    }
+    return payload;
+  };
+  schema._zod.parse = keep;
+  schema._zod.run = keep;
   return schema;
 }
 

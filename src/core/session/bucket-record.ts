@@ -3,7 +3,7 @@
 // JSON state file and VS Code workspace state hold.
 
 import { silentLogger, type Logger } from '../host';
-import { jsonProblem, utf8Bytes } from './json-value';
+import { jsonProblem, utf8Bytes } from '../json/json-value';
 import { validateVariableName } from './variable-names';
 import type { BucketRecord, StoredBucket } from './types';
 

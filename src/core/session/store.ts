@@ -11,7 +11,7 @@ import { bucketIdOf } from './bucket-id';
 import { applyTouch, isExpired } from './bucket-change';
 import { varsObject } from './bucket-record';
 import { SessionError } from './errors';
-import { jsonProblem, utf8Bytes } from './json-value';
+import { jsonProblem, utf8Bytes } from '../json/json-value';
 import { KeyedMutex } from './keyed-mutex';
 import { validateVariableName } from './variable-names';
 import { TouchQueue } from './touch-queue';

@@ -6,7 +6,7 @@
 // overwritten, and keys the tool did not touch are never written.
 
 import { isReservedKey } from '../identity';
-import { jsonEqual, jsonProblem } from './json-value';
+import { isPlainObject, jsonEqual, jsonProblem } from '../json/json-value';
 import { validateVariableName } from './variable-names';
 
 export type WriteBackPlan =
@@ -28,7 +28,7 @@ export type WriteBackPlan =
  */
 export function planWriteBack(snapshot: unknown, returned: unknown): WriteBackPlan {
   for (const [label, v] of [['snapshot', snapshot], ['returned context', returned]] as const) {
-    if (!isPlainRecord(v)) {
+    if (!isPlainObject(v)) {
       return { ok: false, reason: `Write-back rejected: the ${label} is not an object.` };
     }
   }
@@ -78,10 +78,4 @@ export function planWriteBack(snapshot: unknown, returned: unknown): WriteBackPl
 
   // A Map keeps a variable named __proto__ plain data.
   return { ok: true, set: new Map(toSet), remove: toDelete, strippedReserved: [...stripped].sort() };
-}
-
-function isPlainRecord(v: unknown): v is Record<string, unknown> {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  const proto = Object.getPrototypeOf(v) as unknown;
-  return proto === Object.prototype || proto === null;
 }

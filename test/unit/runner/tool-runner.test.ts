@@ -1,4 +1,4 @@
-// The run kit: transform and cache_ttl behave alike for exec and function
+// The tool runner: transform and cache_ttl behave alike for exec and function
 // tools (JavaScript and Python), with real processes, workers and interpreters.
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,6 +1,6 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { jsonEqual, jsonProblem, utf8Bytes } from '../../../src/core/session/json-value';
+import { jsonEqual, jsonProblem, utf8Bytes } from '../../../src/core/json/json-value';
 
 void describe('jsonProblem', () => {
   void test('accepts every JSON type, nested', () => {

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { z as z4 } from 'zod/v4';
+import { keptObject } from '../tool-schema';
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ConnectionContext } from '../connection-context';
 import { answerCatalogCall } from '../catalog-call';
@@ -13,10 +15,11 @@ export const RUN_OUTPUT_SHAPE = {
 };
 
 // Built once: a zod schema costs a few kilobytes, which every MCP session would repeat.
-const EXECUTE_INPUT = z.object({
-  key: z.string().describe('Tool key, e.g. ops.grep'),
-  params: z
-    .union([z.object({}).passthrough(), z.string()])
+// params as sent: a key named __proto__ stays data (see keptObject).
+const EXECUTE_INPUT = z4.object({
+  key: z4.string().describe('Tool key, e.g. ops.grep'),
+  params: z4
+    .union([keptObject(), z4.string()])
     .optional()
     .describe('The tool\'s parameters as an object, e.g. {"pattern": "TODO"} (or a JSON string of one)'),
 });
@@ -36,7 +39,7 @@ export function registerExecute(server: McpServer, ctx: ConnectionContext): Regi
       outputSchema: RUN_OUTPUT,
       annotations: { readOnlyHint: false, openWorldHint: true },
     },
-    // Asks the user for missing required params first when the client can show a form (elicitation.ts).
+    // Asks the user for missing required params first when the client can show a form (catalog-call.ts).
     async ({ key, params }, extra) => answerCatalogCall(server, ctx, key, params, extra, { structured: true }),
   );
 }

@@ -1,9 +1,11 @@
-import { z } from 'zod';
+import { z } from 'zod/v4';
+import { keptObject } from '../tool-schema';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { toMcpResult, type ConnectionContext } from '../connection-context';
 
-// Every JSON type spelled out, so schema checkers see a typed value.
-const JSON_VALUE = z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(z.any()), z.object({}).passthrough()]);
+// Every JSON type spelled out, so schema checkers see a typed value; an
+// object is stored as sent, a key named __proto__ included (see keptObject).
+const JSON_VALUE = z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(z.any()), keptObject()]);
 
 // Built once: a zod schema costs a few kilobytes, which every MCP session would repeat.
 const SET_SESSION_INPUT = z.object({

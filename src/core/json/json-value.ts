@@ -1,7 +1,25 @@
-// What a session value may be: exactly what JSON can carry, so that the type
-// a caller stored is the type every later reader gets back.
+// What a JSON value is, by one rule for every place that takes one (session
+// values, write-back, params, what a JavaScript tool returns): exactly what
+// JSON can carry and JSON.parse gives back, so the type a caller stored is
+// the type every later reader gets back. Own keys named `__proto__` are
+// plain data here, as JSON.parse makes them.
 
 const MAX_DEPTH = 512;
+
+/** An object JSON.parse could have made: not null, not an array, of the plain Object prototype (or none). */
+export function isPlainObject(v: unknown): v is Record<string, unknown> {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
+  const proto = Object.getPrototypeOf(v) as unknown;
+  return proto === Object.prototype || proto === null;
+}
+
+/**
+ * Sets `key` on an object being built as an own data property: `out[key] =`
+ * with the key `__proto__` would set the prototype and drop the value.
+ */
+export function setOwn(out: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+}
 
 /**
  * Why `value` cannot round-trip through JSON unchanged, naming the place
@@ -23,7 +41,7 @@ function walk(v: unknown, where: string, ancestors: Set<object>, depth: number):
     case 'function':
       return `${where} is a function, which JSON cannot represent`;
     case 'bigint':
-      return `${where} is a bigint, which JSON cannot represent (use a number or a string)`;
+      return `${where} is a BigInt (bigint), which JSON cannot represent (use a number or a string)`;
     case 'symbol':
       return `${where} is a symbol, which JSON cannot represent`;
   }
@@ -42,12 +60,11 @@ function walk(v: unknown, where: string, ancestors: Set<object>, depth: number):
       }
       return undefined;
     }
-    const proto = Object.getPrototypeOf(obj) as unknown;
-    if (proto !== Object.prototype && proto !== null) {
-      const kind = (obj as { constructor?: { name?: string } }).constructor?.name ?? 'non-plain object';
+    if (!isPlainObject(obj)) {
+      const kind = (Object.getPrototypeOf(obj) as { constructor?: { name?: string } } | null)?.constructor?.name ?? 'non-plain object';
       return `${where} is a ${kind}, not a plain JSON object`;
     }
-    const rec = obj as Record<string, unknown>;
+    const rec = obj;
     for (const key of Object.keys(rec)) {
       const p = walk(rec[key], `${where}${propertyPath(key)}`, ancestors, depth + 1);
       if (p) return p;

@@ -1,8 +1,7 @@
-'use strict';
 // The worker thread that runs JavaScript fn tools, one call at a time, off
-// the host's event loop. Plain CommonJS so it can be shipped as a file next
-// to the bundles (scripts/build.mjs copies it) and loaded as it is by tsc
-// builds. Protocol (host <-> worker, via parentPort):
+// the host's event loop. Its own entry: bundled as dist/worker.js by
+// scripts/build.mjs, compiled beside the other modules by tsc. Protocol
+// (host <-> worker, via parentPort):
 //   host:   { type: 'call', id, modulePath, exportName, mtimeMs, params, context, env }
 //           { type: 'probe', id, modulePath, exportName, mtimeMs, env }
 // The worker starts with an empty process.env; a job's env (the tool's own)
@@ -10,39 +9,60 @@
 //   worker: { type: 'output', id, stream, data }
 //           { type: 'result', id, ok: true, json, contextJson?, contextError? }
 //           { type: 'result', id, ok: false, message, stack, stage }
-const { parentPort } = require('node:worker_threads');
-const { pathToFileURL } = require('node:url');
-const path = require('node:path');
-const fs = require('node:fs');
+import { parentPort } from 'node:worker_threads';
+import { pathToFileURL } from 'node:url';
+import * as path from 'node:path';
+import * as fs from 'node:fs';
+import { jsonProblem } from '../../json/json-value';
 
-/** modulePath -> { mtimeMs, exports } */
-const loaded = new Map();
-let currentId = null;
+interface JobMessage {
+  type: 'call' | 'probe';
+  id: number;
+  modulePath: string;
+  exportName: string;
+  mtimeMs: number;
+  params?: Record<string, unknown>;
+  context?: Record<string, unknown>;
+  env?: Record<string, string>;
+}
 
-function send(msg) {
-  parentPort.postMessage(msg);
+type Stage = 'load' | 'call' | 'result';
+type ToolFunction = (params: unknown, context: unknown) => unknown;
+type Answer =
+  | { type: 'result'; id: number; ok: true; json: string; contextJson?: string; contextError?: string }
+  | { type: 'result'; id: number; ok: false; stage: Stage; message: string; stack: string };
+
+const port = parentPort;
+if (!port) throw new Error('worker.ts runs as a worker thread only');
+
+/** modulePath -> what it exported, at which mtime */
+const loaded = new Map<string, { mtimeMs: number; exports: unknown }>();
+let currentId: number | null = null;
+
+function send(msg: unknown): void {
+  port?.postMessage(msg);
 }
 
 // Console output goes through these writes; sending it over the port keeps
 // it ordered with the result and tagged with the call that printed it.
-for (const stream of ['stdout', 'stderr']) {
-  const target = process[stream];
-  target.write = function write(chunk, encoding, cb) {
+for (const stream of ['stdout', 'stderr'] as const) {
+  const write = (chunk: string | Uint8Array, encoding?: unknown, cb?: unknown): boolean => {
     const data = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
     send({ type: 'output', id: currentId, stream, data });
     const done = typeof encoding === 'function' ? encoding : cb;
     if (typeof done === 'function') process.nextTick(done);
     return true;
   };
+  process[stream].write = write;
 }
 
-function packageType(file) {
+function packageType(file: string): 'module' | 'commonjs' {
   let dir = path.dirname(file);
   for (;;) {
     const pj = path.join(dir, 'package.json');
     if (fs.existsSync(pj)) {
       try {
-        return JSON.parse(fs.readFileSync(pj, 'utf8')).type === 'module' ? 'module' : 'commonjs';
+        return (JSON.parse(fs.readFileSync(pj, 'utf8')) as { type?: unknown }).type === 'module' ? 'module' : 'commonjs';
       } catch {
         return 'commonjs';
       }
@@ -53,7 +73,7 @@ function packageType(file) {
   }
 }
 
-function isEsm(file) {
+function isEsm(file: string): boolean {
   if (file.endsWith('.mjs')) return true;
   if (file.endsWith('.cjs')) return false;
   return packageType(file) === 'module';
@@ -61,114 +81,75 @@ function isEsm(file) {
 
 // Loaded once per worker; a changed mtime loads the file again (hot reload).
 // ESM has no cache to clear, so a new URL query makes a new module instance.
-async function load(file, mtimeMs) {
+async function load(file: string, mtimeMs: number): Promise<unknown> {
   const hit = loaded.get(file);
   if (hit && hit.mtimeMs === mtimeMs) return hit.exports;
-  let exports;
+  let exports: unknown;
   if (isEsm(file)) {
     exports = await import(`${pathToFileURL(file).href}?mtime=${mtimeMs}`);
   } else {
     delete require.cache[file];
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
     exports = require(file);
   }
   loaded.set(file, { mtimeMs, exports });
   return exports;
 }
 
-function pick(exports, name, file) {
-  let fn;
+function pick(exports: unknown, name: string, file: string): ToolFunction {
+  const bag = exports as Record<string, unknown> | null | undefined;
+  let fn: unknown;
   if (name === 'default' && typeof exports === 'function') fn = exports;
-  else if (exports !== null && exports !== undefined) fn = exports[name];
+  else if (bag !== null && bag !== undefined) fn = bag[name];
   // An ESM view of a CommonJS module puts module.exports under default.
-  if (fn === undefined && exports && exports.default && typeof exports.default === 'object') fn = exports.default[name];
+  const inner = bag?.default;
+  if (fn === undefined && inner && typeof inner === 'object') fn = (inner as Record<string, unknown>)[name];
   if (fn === undefined) {
-    const names = exports && typeof exports === 'object' ? Object.keys(exports).join(', ') : '';
+    const names = bag && typeof bag === 'object' ? Object.keys(bag).join(', ') : '';
     throw new Error(`${file} has no export '${name}'${names ? ` (it exports: ${names})` : ''}`);
   }
   if (typeof fn !== 'function') throw new Error(`export '${name}' of ${file} is a ${typeOf(fn)}, not a function`);
-  return fn;
+  return fn as ToolFunction;
 }
 
-function typeOf(v) {
+function typeOf(v: unknown): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'array';
   return typeof v;
 }
 
-// Why a value is not JSON, or undefined when it is. Stricter than
-// JSON.stringify, which silently turns NaN, Map or a function into
-// something else: the caller should hear about it instead.
-function jsonProblem(v, where, seen) {
-  if (v === null) return undefined;
-  switch (typeof v) {
-    case 'string':
-    case 'boolean':
-      return undefined;
-    case 'number':
-      return Number.isFinite(v) ? undefined : `${where} is ${String(v)}`;
-    case 'undefined':
-      return `${where} is undefined`;
-    case 'bigint':
-      return `${where} is a BigInt (${String(v)}n); return a number or a string`;
-    case 'function':
-      return `${where} is a function`;
-    case 'symbol':
-      return `${where} is a symbol`;
-    default:
-      break;
-  }
-  if (typeof v.toJSON === 'function') return jsonProblem(v.toJSON(), where, seen);
-  if (seen.has(v)) return `${where} refers back to itself (a cycle)`;
-  seen.add(v);
-  try {
-    if (Array.isArray(v)) {
-      for (let i = 0; i < v.length; i++) {
-        const p = jsonProblem(v[i], `${where}[${i}]`, seen);
-        if (p) return p;
-      }
-      return undefined;
-    }
-    const proto = Object.getPrototypeOf(v);
-    if (proto !== Object.prototype && proto !== null) {
-      const kind = (proto && proto.constructor && proto.constructor.name) || 'object';
-      return `${where} is a ${kind}; only plain objects, arrays, strings, finite numbers, booleans and null are JSON`;
-    }
-    for (const key of Object.keys(v)) {
-      // JSON leaves out undefined properties; that loses nothing the caller set.
-      if (v[key] === undefined) continue;
-      const p = jsonProblem(v[key], `${where}.${key}`, seen);
-      if (p) return p;
-    }
-    return undefined;
-  } finally {
-    seen.delete(v);
-  }
-}
-
-function toJson(v, what) {
-  const problem = jsonProblem(v, what, new Set());
-  if (problem) throw Object.assign(new Error(`not JSON-serialisable: ${problem}`), { notJson: true });
+// The one JSON rule of every value the runtime takes (json/json-value.ts):
+// the caller hears what is wrong instead of JSON.stringify's silent changes.
+function toJson(v: unknown, what: string): string {
+  const problem = jsonProblem(v, what);
+  if (problem) throw new Error(`not JSON-serialisable: ${problem}`);
   return JSON.stringify(v);
 }
 
+/** The context as the tool left it; a key set to undefined is absent, as it would be after JSON. */
+function contextToJson(context: Record<string, unknown> | undefined): string {
+  const present = Object.fromEntries(Object.entries(context ?? {}).filter(([, v]) => v !== undefined));
+  return toJson(present, 'context');
+}
+
 // The job's environment replaces the worker's for the duration of the job.
-function swapEnv(env) {
+function swapEnv(env: Record<string, string> | undefined): () => void {
   const saved = { ...process.env };
   for (const k of Object.keys(process.env)) delete process.env[k];
-  Object.assign(process.env, env || {});
+  Object.assign(process.env, env ?? {});
   return () => {
     for (const k of Object.keys(process.env)) delete process.env[k];
     Object.assign(process.env, saved);
   };
 }
 
-function failure(id, stage, e) {
+function failure(id: number, stage: Stage, e: unknown): Answer {
   const err = e instanceof Error ? e : new Error(`threw a non-Error value: ${safeString(e)}`);
-  return { type: 'result', id, ok: false, stage, message: err.message, stack: cleanStack(err.stack || err.message) };
+  return { type: 'result', id, ok: false, stage, message: err.message, stack: cleanStack(err.stack ?? err.message) };
 }
 
 // The tool's frames only: no cache-busting query, no frames of this file.
-function cleanStack(stack) {
+function cleanStack(stack: string): string {
   return String(stack)
     .replace(/\?mtime=[\d.]+/g, '')
     .split('\n')
@@ -176,18 +157,18 @@ function cleanStack(stack) {
     .join('\n');
 }
 
-function safeString(v) {
+function safeString(v: unknown): string {
   try {
-    return typeof v === 'string' ? v : JSON.stringify(v) ?? String(v);
+    return typeof v === 'string' ? v : (JSON.stringify(v) ?? String(v));
   } catch {
     return String(v);
   }
 }
 
-async function call(msg) {
+async function call(msg: JobMessage): Promise<Answer> {
   const restore = swapEnv(msg.env);
-  let fn;
-  let value;
+  let fn: ToolFunction;
+  let value: unknown;
   const context = msg.context;
   try {
     try {
@@ -203,22 +184,20 @@ async function call(msg) {
   } finally {
     restore();
   }
-  let json;
+  let json: string;
   try {
     json = toJson(value === undefined ? null : value, 'value');
   } catch (e) {
     return failure(msg.id, 'result', e);
   }
-  const out = { type: 'result', id: msg.id, ok: true, json };
   try {
-    out.contextJson = toJson(context, 'context');
+    return { type: 'result', id: msg.id, ok: true, json, contextJson: contextToJson(context) };
   } catch (e) {
-    out.contextError = e.message;
+    return { type: 'result', id: msg.id, ok: true, json, contextError: e instanceof Error ? e.message : String(e) };
   }
-  return out;
 }
 
-async function probe(msg) {
+async function probe(msg: JobMessage): Promise<Answer> {
   const restore = swapEnv(msg.env);
   try {
     pick(await load(msg.modulePath, msg.mtimeMs), msg.exportName, msg.modulePath);
@@ -230,8 +209,8 @@ async function probe(msg) {
   }
 }
 
-parentPort.on('message', (msg) => {
+port.on('message', (msg: JobMessage) => {
   currentId = msg.id;
   const run = msg.type === 'probe' ? probe(msg) : call(msg);
-  run.then(send, (e) => send(failure(msg.id, 'call', e)));
+  run.then(send, (e: unknown) => send(failure(msg.id, 'call', e)));
 });
