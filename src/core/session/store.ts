@@ -11,13 +11,11 @@ import { bucketIdOf } from './bucket-id';
 import { applyTouch, isExpired } from './bucket-change';
 import { varsObject } from './bucket-record';
 import { SessionError } from './errors';
-import { jsonProblem, utf8Bytes } from '../json/json-value';
+import { jsonProblem } from '../json/json-value';
 import { KeyedMutex } from './keyed-mutex';
 import { validateVariableName } from './variable-names';
 import { TouchQueue } from './touch-queue';
 import {
-  DEFAULT_LIMITS,
-  DEFAULT_TTL_SECONDS,
   type BucketChange,
   type BucketView,
   type ChangeOutcome,
@@ -29,26 +27,15 @@ import {
   type StoredBucket,
   type WriteBackResult,
 } from './types';
-import { planWriteBack } from './write-back';
+import { planWriteBack, snapshotText } from './write-back';
+import { errorText, StoreIO } from './store-io';
+import { checkOptions, checkOwner, type SessionStoreOptions } from './store-options';
+import { bucketTooLarge, checkValueSize } from './size-limits';
 
 export { bucketIdOf } from './bucket-id';
 export { SessionError } from './errors';
 
-export const DEFAULT_SWEEP_INTERVAL_MS = 60_000;
-/** Last-use refreshes of one bucket are written at most this often. */
-export const MAX_TOUCH_INTERVAL_MS = 60_000;
-
-export interface SessionStoreOptions {
-  storage: SessionStorage;
-  clock?: Clock;
-  ttlSeconds?: number;
-  limits?: Partial<StoreLimits>;
-  logger?: Logger;
-  /** How often expired buckets are removed; 0 turns the periodic sweep off. */
-  sweepIntervalMs?: number;
-  /** How often queued last-use refreshes are written (default: a minute, or a tenth of the TTL if shorter); 0: only on flush. */
-  touchIntervalMs?: number;
-}
+export { DEFAULT_SWEEP_INTERVAL_MS, MAX_TOUCH_INTERVAL_MS, type SessionStoreOptions } from './store-options';
 
 type ChangeRequest = Pick<BucketChange, 'set' | 'remove' | 'expect' | 'create'> & { clientName?: string };
 
@@ -59,8 +46,8 @@ export class SessionStore implements SessionStoreApi {
   readonly onDidChange = this.changes.event;
   private readonly touches = new TouchQueue();
   private readonly locks = new KeyedMutex();
-  private readonly inflight = new Set<Promise<unknown>>();
   private readonly timers: NodeJS.Timeout[] = [];
+  private readonly io: StoreIO;
 
   private constructor(
     private readonly storage: SessionStorage,
@@ -68,18 +55,13 @@ export class SessionStore implements SessionStoreApi {
     private readonly ttlMs: number,
     readonly limits: Readonly<StoreLimits>,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.io = new StoreIO(storage.description, logger);
+  }
 
   /** Removes expired buckets, then starts the sweeper and the last-use writer. */
   static async open(opts: SessionStoreOptions): Promise<SessionStore> {
-    const ttlSeconds = opts.ttlSeconds ?? DEFAULT_TTL_SECONDS;
-    requirePositive('ttlSeconds', ttlSeconds);
-    const limits: StoreLimits = { ...DEFAULT_LIMITS, ...opts.limits };
-    requirePositive('limits.maxValueBytes', limits.maxValueBytes);
-    requirePositive('limits.maxBucketBytes', limits.maxBucketBytes);
-    const ttlMs = ttlSeconds * 1000;
-    const sweepMs = requireInterval('sweepIntervalMs', opts.sweepIntervalMs ?? DEFAULT_SWEEP_INTERVAL_MS);
-    const touchMs = requireInterval('touchIntervalMs', opts.touchIntervalMs ?? Math.min(MAX_TOUCH_INTERVAL_MS, Math.max(100, ttlMs / 10)));
+    const { ttlMs, limits, sweepMs, touchMs } = checkOptions(opts);
     const store = new SessionStore(opts.storage, opts.clock ?? systemClock, ttlMs, limits, opts.logger ?? silentLogger);
     await store.sweep();
     if (sweepMs > 0) store.every(sweepMs, () => store.sweep(), 'Session sweep');
@@ -110,7 +92,7 @@ export class SessionStore implements SessionStoreApi {
 
   async list(): Promise<BucketView[]> {
     const now = this.clock.now();
-    const stored = await this.read(() => this.storage.list());
+    const stored = await this.io.read(() => this.storage.list());
     const ids = new Set(stored.map(([id]) => id));
     // A bucket only a queued touch knows of yet (its first call was a read) is live too.
     const pendingOnly = this.touches.all().filter((t) => !ids.has(t.id)).map((t) => [t.id, undefined] as const);
@@ -147,7 +129,7 @@ export class SessionStore implements SessionStoreApi {
     const problem = jsonProblem(value);
     if (problem) throw new SessionError(`Cannot store '${name}': ${problem}. Nothing was stored.`);
     const json = JSON.stringify(value);
-    this.checkValueSize(name, json);
+    checkValueSize(this.limits, name, json);
     const outcome = await this.change(user, sessionKey, 'set', {
       set: new Map([[name, json]]),
       remove: [],
@@ -155,7 +137,7 @@ export class SessionStore implements SessionStoreApi {
       create: true,
       ...(clientName !== undefined ? { clientName } : {}),
     });
-    if (!outcome.ok && 'tooLarge' in outcome) throw this.tooLarge(outcome.tooLarge, `'${name}' was not stored`);
+    if (!outcome.ok && 'tooLarge' in outcome) throw bucketTooLarge(this.limits, outcome.tooLarge, `'${name}' was not stored`);
   }
 
   async delete(user: string, sessionKey: string, name: string): Promise<boolean> {
@@ -171,7 +153,7 @@ export class SessionStore implements SessionStoreApi {
     checkOwner(user, sessionKey);
     const id = bucketIdOf(user, sessionKey);
     this.touches.drop(id);
-    const existed = await this.write(id, () => this.storage.remove(id));
+    const existed = await this.io.write(id, () => this.storage.remove(id));
     if (existed) this.fire(id, 'clear', user, sessionKey);
   }
 
@@ -189,7 +171,7 @@ export class SessionStore implements SessionStoreApi {
     for (const [name, value] of plan.set) {
       const json = JSON.stringify(value);
       try {
-        this.checkValueSize(name, json);
+        checkValueSize(this.limits, name, json);
       } catch (e) {
         return this.rejectWriteBack(where, `Write-back rejected: ${(e as Error).message}`);
       }
@@ -215,7 +197,7 @@ export class SessionStore implements SessionStoreApi {
       this.logger.warn(`${where}: ${reason}`);
       return { applied: false, reason, conflicts: outcome.conflicts };
     }
-    return this.rejectWriteBack(where, `Write-back rejected: ${this.tooLarge(outcome.tooLarge, 'the write-back was not applied').message}`);
+    return this.rejectWriteBack(where, `Write-back rejected: ${bucketTooLarge(this.limits, outcome.tooLarge, 'the write-back was not applied').message}`);
   }
 
   exclusive<T>(user: string, sessionKey: string, fn: () => Promise<T>): Promise<T> {
@@ -226,14 +208,14 @@ export class SessionStore implements SessionStoreApi {
   async sweep(): Promise<number> {
     // Queued refreshes first: a bucket in use must not be swept for its stale stored last use.
     await this.writeTouches();
-    const removed = await this.write('(sweep)', () => this.storage.sweep(this.clock.now(), this.ttlMs));
+    const removed = await this.io.write('(sweep)', () => this.storage.sweep(this.clock.now(), this.ttlMs));
     for (const id of removed) this.fire(id, 'expired');
     return removed.length;
   }
 
   async flush(): Promise<void> {
     await this.writeTouches();
-    while (this.inflight.size > 0) await Promise.allSettled([...this.inflight]);
+    await this.io.settled();
   }
 
   // --- internals ---
@@ -251,7 +233,7 @@ export class SessionStore implements SessionStoreApi {
       maxBucketBytes: this.limits.maxBucketBytes,
       ...(clientName !== undefined ? { clientName } : {}),
     };
-    const outcome = await this.write(id, () => this.storage.change(id, change));
+    const outcome = await this.io.write(id, () => this.storage.change(id, change));
     if (outcome.ok && outcome.written) {
       // The change carried the bucket's last use: a queued refresh up to now is redundant.
       this.touches.drop(id, now);
@@ -260,37 +242,11 @@ export class SessionStore implements SessionStoreApi {
     return outcome;
   }
 
-  /** Runs a backend write, tracked for flush(); a failure becomes a SessionError for the caller. */
-  private async write<T>(id: string, op: () => Promise<T>): Promise<T> {
-    const p = op();
-    this.inflight.add(p);
-    try {
-      return await p;
-    } catch (e) {
-      const err = new SessionError(
-        `Could not save the session store (bucket ${id}, ${this.storage.description}): ${errorText(e)}. Nothing was stored.`,
-        { cause: e },
-      );
-      this.logger.error(err.message);
-      throw err;
-    } finally {
-      this.inflight.delete(p);
-    }
-  }
-
-  private async read<T>(op: () => Promise<T>): Promise<T> {
-    try {
-      return await op();
-    } catch (e) {
-      throw new SessionError(`Could not read the session store (${this.storage.description}): ${errorText(e)}.`, { cause: e });
-    }
-  }
-
   private async writeTouches(): Promise<void> {
     const batch = this.touches.take();
     if (batch.length === 0) return;
     try {
-      await this.write('(last use)', () => this.storage.touch(batch));
+      await this.io.write('(last use)', () => this.storage.touch(batch));
     } catch {
       // Logged by write(); keep them for the next try unless newer ones came meanwhile.
       for (const t of batch) if (!this.touches.get(t.id)) this.touches.add(t);
@@ -299,7 +255,7 @@ export class SessionStore implements SessionStoreApi {
 
   /** The live bucket `id` with its queued last use applied, or undefined. */
   private async live(id: string): Promise<StoredBucket | undefined> {
-    const stored = await this.read(() => this.storage.get(id));
+    const stored = await this.io.read(() => this.storage.get(id));
     return this.overlay(id, stored, this.clock.now());
   }
 
@@ -339,53 +295,4 @@ export class SessionStore implements SessionStoreApi {
     this.logger.warn(`${where}: ${reason}`);
     return { applied: false, reason };
   }
-
-  private checkValueSize(name: string, json: string): void {
-    const size = utf8Bytes(json);
-    if (size > this.limits.maxValueBytes) {
-      throw new SessionError(
-        `Value of '${name}' is too large: ${size} bytes of JSON, over the per-value limit (maxValueBytes) of ` +
-          `${this.limits.maxValueBytes} bytes. Nothing was stored.`,
-      );
-    }
-  }
-
-  private tooLarge(size: number, consequence: string): SessionError {
-    return new SessionError(
-      `The session would hold ${size} bytes of JSON, over the per-session limit (maxBucketBytes) of ` +
-        `${this.limits.maxBucketBytes} bytes; ${consequence}. Nothing was stored.`,
-    );
-  }
-}
-
-/** The JSON text `name` had in the snapshot (null: absent), as the backend compares it. */
-function snapshotText(snapshot: Record<string, unknown>, name: string): string | null {
-  const v = Object.hasOwn(snapshot, name) ? snapshot[name] : undefined;
-  return v === undefined ? null : JSON.stringify(v);
-}
-
-function errorText(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
-}
-
-function checkOwner(user: unknown, sessionKey: unknown): void {
-  if (typeof user !== 'string' || user === '') {
-    throw new SessionError(`Session user must be a non-empty string, got ${JSON.stringify(user) ?? String(user)}.`);
-  }
-  if (typeof sessionKey !== 'string' || sessionKey === '') {
-    throw new SessionError(`Session key must be a non-empty string, got ${JSON.stringify(sessionKey) ?? String(sessionKey)}.`);
-  }
-}
-
-function requirePositive(option: string, v: number): void {
-  if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0) {
-    throw new SessionError(`Session store option ${option} must be a positive number, got ${String(v)}.`);
-  }
-}
-
-function requireInterval(option: string, v: number): number {
-  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) {
-    throw new SessionError(`Session store option ${option} must be a number >= 0, got ${String(v)}.`);
-  }
-  return v;
 }

@@ -79,3 +79,9 @@ export function planWriteBack(snapshot: unknown, returned: unknown): WriteBackPl
   // A Map keeps a variable named __proto__ plain data.
   return { ok: true, set: new Map(toSet), remove: toDelete, strippedReserved: [...stripped].sort() };
 }
+
+/** The JSON text `name` had in the snapshot (null: absent), as the backend compares it. */
+export function snapshotText(snapshot: Record<string, unknown>, name: string): string | null {
+  const v = Object.hasOwn(snapshot, name) ? snapshot[name] : undefined;
+  return v === undefined ? null : JSON.stringify(v);
+}
