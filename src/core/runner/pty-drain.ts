@@ -5,7 +5,8 @@
 // loaded 2-core machine). So the tool runs under a small shell that, once
 // the tool has ended, prints a random end token and keeps the terminal open
 // until it reads that token back: everything before the token has then been
-// read, and only then does the terminal close. The token is never shown.
+// read (token-scanner.ts finds it), and only then does the terminal close.
+// The token is never shown.
 import { randomBytes } from 'node:crypto';
 
 // $1: the token; the rest: the tool's own /bin/sh argv. Leftover EOFs (the
@@ -36,49 +37,4 @@ export function drainedShellArgs(token: string, toolArgs: readonly string[]): st
 
 export function newEndToken(): string {
   return `mcc-end-${randomBytes(16).toString('hex')}`;
-}
-
-/**
- * Finds the end token in a pty's output as it streams: passes on what comes
- * before it (holding back a tail that may be the token's beginning) and
- * nothing after it.
- */
-export class EndTokenScanner {
-  private pending = '';
-  private seen = false;
-
-  constructor(private readonly token: string) {}
-
-  get found(): boolean {
-    return this.seen;
-  }
-
-  /** The part of `chunk` that is the tool's output. */
-  feed(chunk: string): string {
-    if (this.seen) return '';
-    const text = this.pending + chunk;
-    const at = text.indexOf(this.token);
-    if (at >= 0) {
-      this.seen = true;
-      this.pending = '';
-      return text.slice(0, at);
-    }
-    const keep = this.partialTokenAtEnd(text);
-    this.pending = text.slice(text.length - keep);
-    return text.slice(0, text.length - keep);
-  }
-
-  /** What was held back, when the run ended without the token (stopped, killed). */
-  flush(): string {
-    const rest = this.seen ? '' : this.pending;
-    this.pending = '';
-    return rest;
-  }
-
-  private partialTokenAtEnd(text: string): number {
-    for (let k = Math.min(this.token.length - 1, text.length); k > 0; k--) {
-      if (this.token.startsWith(text.slice(text.length - k))) return k;
-    }
-    return 0;
-  }
 }

@@ -7,7 +7,8 @@ import { constants } from 'node:os';
 import { StringDecoder } from 'node:string_decoder';
 import { CappedOutput } from './capped-output';
 import { killProcessTree } from './process-tree';
-import { drainedShellArgs, EndTokenScanner, newEndToken } from './pty-drain';
+import { drainedShellArgs, newEndToken } from './pty-drain';
+import { TokenScanner } from './token-scanner';
 
 export type PtyModule = typeof import('node-pty');
 
@@ -133,7 +134,7 @@ function runInPty(spec: ChildSpec): Promise<ChildResult> {
   const pty = spec.pty;
   if (!pty) return Promise.reject(new PtySpawnError('pty mode needs node-pty'));
   const token = newEndToken();
-  const scanner = new EndTokenScanner(token);
+  const scanner = new TokenScanner(token);
   return new Promise((resolve, reject) => {
     let term: ReturnType<PtyModule['spawn']>;
     try {

@@ -8,13 +8,13 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runChild, type PtyModule } from '../../../src/core/runner/run-child';
-import { EndTokenScanner } from '../../../src/core/runner/pty-drain';
+import { TokenScanner } from '../../../src/core/runner/token-scanner';
 import { cleanTerminalText } from '../../../src/core/runner/terminal-text';
 import { tempDir } from './helpers';
 
-describe('EndTokenScanner', () => {
+describe('TokenScanner', () => {
   test('passes output on, drops the token and what follows it, across chunk borders', () => {
-    const s = new EndTokenScanner('mcc-end-42');
+    const s = new TokenScanner('mcc-end-42');
     const parts = ['abc mcc', '-e', 'nd-4', 'x still output ', 'mcc-e', 'nd-42', 'echo of the ack\n'];
     const out = parts.map((p) => s.feed(p)).join('');
     assert.equal(out, 'abc mcc-end-4x still output ');
@@ -23,7 +23,7 @@ describe('EndTokenScanner', () => {
   });
 
   test('a run that ends without the token keeps what was held back', () => {
-    const s = new EndTokenScanner('mcc-end-42');
+    const s = new TokenScanner('mcc-end-42');
     assert.equal(s.feed('partial mcc-en'), 'partial ');
     assert.equal(s.found, false);
     assert.equal(s.flush(), 'mcc-en');

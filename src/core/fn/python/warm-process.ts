@@ -11,6 +11,7 @@ import { withoutContextVars } from '../fn-env';
 import { sleep, type PythonRunHandle, type PythonRunResult, type StopReason } from './python-process';
 import type { WarmCallSpec } from './warm-key';
 import { DEFAULT_MAX_OUTPUT_BYTES } from '../../runner/capped-output';
+import { FENCE_SEEN, FenceSplitter, LineReader, OutputBuffer } from './warm-streams';
 
 const KILL_GRACE_MS = 300;
 // After the interpreter exits, how long a grandchild may keep our pipes open.
@@ -37,7 +38,6 @@ export class WarmProcess {
   idleSince = 0;
   private readonly child: ChildProcess;
   private readonly streams: { stdout: FenceSplitter; stderr: FenceSplitter };
-  private answers = '';
   private current?: Pending;
   private idleTimer?: NodeJS.Timeout;
   private exited = false;
@@ -67,6 +67,11 @@ export class WarmProcess {
       stdout: new FenceSplitter((d) => this.printed('stdout', d)),
       stderr: new FenceSplitter((d) => this.printed('stderr', d)),
     };
+    this.wireStreams();
+    this.exitedPromise = this.watchExit();
+  }
+
+  private wireStreams(): void {
     for (const name of ['stdout', 'stderr'] as const) {
       const s = this.child[name] as Readable;
       s.setEncoding('utf8');
@@ -75,11 +80,15 @@ export class WarmProcess {
     }
     const answers = this.child.stdio[3] as Readable;
     answers.setEncoding('utf8');
-    answers.on('data', (d: string) => this.onAnswers(d));
+    const lines = new LineReader((line) => this.onAnswer(line));
+    answers.on('data', (d: string) => lines.push(d));
     answers.on('error', () => undefined);
     (this.child.stdin as Writable).on('error', () => undefined);
+  }
 
-    this.exitedPromise = new Promise<void>((resolve) => {
+  /** Resolves once the process is gone, its pipes drained and its group reaped. */
+  private watchExit(): Promise<void> {
+    return new Promise<void>((resolve) => {
       this.child.once('error', (e) => {
         this.spawnError = e;
         this.exited = true;
@@ -91,12 +100,15 @@ export class WarmProcess {
         this.exited = true;
         this.exitInfo = { code, signal };
         this.markDead();
-        const ended = (['stdout', 'stderr'] as const).map((n) => new Promise<void>((r) => {
-          const s = this.child[n] as Readable;
-          if (s.readableEnded || s.destroyed) return r();
-          s.once('end', r);
-          s.once('close', r);
-        }));
+        const ended = (['stdout', 'stderr'] as const).map(
+          (n) =>
+            new Promise<void>((r) => {
+              const s = this.child[n] as Readable;
+              if (s.readableEnded || s.destroyed) return r();
+              s.once('end', r);
+              s.once('close', r);
+            }),
+        );
         // Whatever the tool left running in the group (a background process,
         // a daemon thread's child) ends with the runner, as after an exec run.
         const pid = this.child.pid;
@@ -191,27 +203,21 @@ export class WarmProcess {
     this.onOutput?.(stream, data);
   }
 
-  private onAnswers(d: string): void {
-    this.answers += d;
-    let nl: number;
-    while ((nl = this.answers.indexOf('\n')) >= 0) {
-      const line = this.answers.slice(0, nl);
-      this.answers = this.answers.slice(nl + 1);
-      const p = this.current;
-      if (!p || p.answer !== undefined) continue;
-      p.answer = line;
-      this.maybeFinish();
-      // The fences were written before the answer; if they do not come, the
-      // process is not trustworthy any more.
-      if (this.current === p && !p.fenceTimer) {
-        p.fenceTimer = setTimeout(() => {
-          if (this.current !== p) return;
-          this.markDead();
-          this.finishCurrent({ result: line, stdout: p.out.text(), stderr: p.err.text(), code: 0, signal: null });
-          void this.kill('cancelled');
-        }, FENCE_WAIT_MS);
-        p.fenceTimer.unref();
-      }
+  private onAnswer(line: string): void {
+    const p = this.current;
+    if (!p || p.answer !== undefined) return;
+    p.answer = line;
+    this.maybeFinish();
+    // The fences were written before the answer; if they do not come, the
+    // process is not trustworthy any more.
+    if (this.current === p && !p.fenceTimer) {
+      p.fenceTimer = setTimeout(() => {
+        if (this.current !== p) return;
+        this.markDead();
+        this.finishCurrent({ result: line, stdout: p.out.text(), stderr: p.err.text(), code: 0, signal: null });
+        void this.kill('cancelled');
+      }, FENCE_WAIT_MS);
+      p.fenceTimer.unref();
     }
   }
 
@@ -292,62 +298,3 @@ export class WarmProcess {
 }
 
 const FAILED_TO_START = Symbol('failed to start');
-const FENCE_SEEN = Symbol('fence');
-
-/** Passes a stream on as it comes, cut at the current call's fence. */
-class FenceSplitter {
-  private fence: string | undefined;
-  private passed = true;
-  private held = '';
-
-  constructor(private readonly emit: (data: string | typeof FENCE_SEEN) => void) {}
-
-  /** A new call: its output runs until this fence. */
-  arm(fence: string): void {
-    this.fence = fence;
-    this.passed = false;
-    this.held = '';
-  }
-
-  push(d: string): void {
-    const fence = this.fence;
-    if (this.passed || !fence) return; // between calls: dropped
-    let s = this.held + d;
-    this.held = '';
-    const at = s.indexOf(fence);
-    if (at >= 0) {
-      this.passed = true;
-      this.emit(s.slice(0, at));
-      this.emit(FENCE_SEEN);
-      return; // the rest came after the call
-    }
-    // Hold back a tail that may be the start of a fence split across chunks.
-    for (let i = Math.max(0, s.length - fence.length + 1); i < s.length; i++) {
-      if (s.charCodeAt(i) === 0 && fence.startsWith(s.slice(i))) {
-        this.held = s.slice(i);
-        s = s.slice(0, i);
-        break;
-      }
-    }
-    this.emit(s);
-  }
-}
-
-class OutputBuffer {
-  private readonly chunks: string[] = [];
-  private size = 0;
-  private cut = 0;
-
-  constructor(private readonly cap: number) {}
-
-  add(d: string): void {
-    if (this.size + d.length <= this.cap) {
-      this.chunks.push(d);
-      this.size += d.length;
-    } else this.cut += d.length;
-  }
-
-  text(): string {
-    return this.chunks.join('') + (this.cut > 0 ? `\n[... ${this.cut} more characters cut]` : '');
-  }
-}
