@@ -1,5 +1,5 @@
 // One `tools:` entry -> a ToolDef (key filled in later by the loader).
-import type { CatalogDiagnostic, FnTool, Limits, ToolAnnotations, ToolBase, ToolDef } from './types';
+import type { CatalogDiagnostic, FnTool, Limits, ToolAnnotations, ToolBase, ToolDef, ParamSpec } from './types';
 import { describeValue } from './coerce';
 import { isPlainObject } from '../json/json-value';
 import { Reporter, readBool, readEnvMap, readPassthrough, readPositive, readString, readStringList, readText, resolvePath } from './field-readers';
@@ -43,23 +43,58 @@ export function parseTool(
     return { diagnostics: r.diagnostics };
   }
   r.subject = typeof v.name === 'string' && v.name !== '' ? `tool '${v.name}': ` : `tool #${index + 1}: `;
-
   for (const k of Object.keys(v)) {
     if (!TOOL_FIELDS.has(k) && !k.startsWith('x-')) r.warn(`unknown field '${k}' (ignored)`, [k]);
   }
+  const what = readWhatRuns(r, v);
+  const name = readName(r, v, what);
+  const groups = readGroups(r, v, defaults);
+  const paramsField = v.params !== undefined ? 'params' : 'parameters';
+  if (v.params !== undefined && v.parameters !== undefined) r.warn("has both 'params' and 'parameters'; 'params' is used", ['parameters']);
+  const paramsDeclared = v[paramsField] !== undefined;
+  const params = parseParams(r, v[paramsField], [paramsField]);
+  const f = readFields(r, v, defaults);
+  const command = what.kind === 'exec' ? what.body : what.kind === 'curl' && what.body ? curlCommand(what.body, f.stdin) : undefined;
+  checkTemplates(r, what, command, f.transform, params, paramsDeclared);
+  checkFnFields(r, what, f.python, paramsDeclared);
+  if (r.errors > 0 || !what.kind || name === undefined) return { diagnostics: r.diagnostics };
 
+  // Built field by field: spreading a dozen optional fields into a fresh
+  // object for each of thousands of tools was a visible part of a load.
+  const base: ToolBase = { key: '', name, description: f.description, groups, params, env: f.env, envPassthrough: f.envPassthrough, limits: f.limits, stdin: f.stdin, source: { file, line: raw.line }, catalogDir: dir };
+  const envFileAt = f.envFile !== undefined ? resolvePath(dir, f.envFile) : defaults.envFile;
+  if (f.example !== undefined) base.example = f.example;
+  if (envFileAt) base.envFile = envFileAt;
+  if (f.cwd !== undefined) base.cwd = resolvePath(dir, f.cwd);
+  if (f.cacheTtl) base.cacheTtl = f.cacheTtl;
+  if (f.transform !== undefined) base.transform = f.transform;
+  if (f.pty !== undefined) base.pty = f.pty;
+  if (f.returns !== undefined) base.returns = f.returns;
+  if (f.annotations) base.annotations = f.annotations;
+  return { ...(buildTool(base, what, command, f.python, dir, paramsDeclared) ?? {}), diagnostics: r.diagnostics };
+}
+
+/** Which of exec, curl or fn the tool has, its text, and a fn tool's target. */
+interface WhatRuns {
+  kind: (typeof KINDS)[number] | undefined;
+  body: string | undefined;
+  fnTarget: ReturnType<typeof parseFnTarget> | undefined;
+}
+
+function readWhatRuns(r: Reporter, v: Record<string, unknown>): WhatRuns {
   const kinds = KINDS.filter((k) => v[k] !== undefined);
   if (kinds.length === 0) r.error('needs exactly one of exec, curl or fn');
   if (kinds.length > 1) r.error(`has ${kinds.join(' and ')}; a tool takes exactly one of exec, curl or fn`, [kinds[1] ?? '']);
   const kind = kinds.length === 1 ? kinds[0] : undefined;
-
   const body = kind ? readString(r, v[kind], [kind]) : undefined;
   if (kind && body !== undefined && body.trim() === '') r.error(`'${kind}' is empty`, [kind]);
   if (kind && v[kind] === null) r.error(`'${kind}' is empty`, [kind]);
-
   const fnTarget = kind === 'fn' && body ? parseFnTarget(body) : undefined;
   if (typeof fnTarget === 'string') r.error(fnTarget, ['fn']);
+  return { kind, body, fnTarget };
+}
 
+function readName(r: Reporter, v: Record<string, unknown>, { kind, fnTarget }: WhatRuns): string | undefined {
   let name = readString(r, v.name, ['name']);
   if (name === undefined && kind && kind !== 'fn' && v.name === undefined) r.error(`${kind} tool has no 'name'`);
   if (name === undefined && fnTarget && typeof fnTarget !== 'string') name = fnTarget.callableName;
@@ -67,7 +102,10 @@ export function parseTool(
     const problem = toolNameProblem(name, 'tool name');
     if (problem) r.error(problem, ['name']);
   }
+  return name;
+}
 
+function readGroups(r: Reporter, v: Record<string, unknown>, defaults: FileDefaults): string[] {
   const groupsField = v.groups !== undefined ? 'groups' : 'group';
   if (v.groups !== undefined && v.group !== undefined) r.warn("has both 'groups' and 'group'; 'groups' is used", ['group']);
   const groups = dedupe(readStringList(r, v[groupsField], [groupsField]) ?? defaults.groups);
@@ -75,30 +113,31 @@ export function parseTool(
     const problem = toolNameProblem(g, 'group');
     if (problem) r.error(problem, [groupsField]);
   }
+  return groups;
+}
 
-  const paramsField = v.params !== undefined ? 'params' : 'parameters';
-  if (v.params !== undefined && v.parameters !== undefined) r.warn("has both 'params' and 'parameters'; 'params' is used", ['parameters']);
-  const paramsDeclared = v[paramsField] !== undefined;
-  const params = parseParams(r, v[paramsField], [paramsField]);
+/** The fields every kind of tool may have. */
+function readFields(r: Reporter, v: Record<string, unknown>, defaults: FileDefaults) {
+  return {
+    stdin: readBool(r, v.stdin, ['stdin']) ?? false,
+    envPassthrough: readPassthrough(r, v.env_passthrough, ['env_passthrough']) ?? false,
+    pty: readBool(r, v.pty, ['pty']),
+    cwd: readString(r, v.cwd, ['cwd']),
+    envFile: readString(r, v.env_file, ['env_file']),
+    env: { ...defaults.env, ...(readEnvMap(r, v.env, ['env']) ?? {}) },
+    limits: readLimits(r, v),
+    transform: readTransform(r, v.transform),
+    cacheTtl: readPositive(r, v.cache_ttl, ['cache_ttl'], true),
+    returns: readReturns(r, v),
+    annotations: readAnnotations(r, v.annotations),
+    python: readString(r, v.python, ['python']),
+    description: readText(r, v.description, ['description']) ?? '',
+    example: readText(r, v.example, ['example']),
+  };
+}
 
-  const stdin = readBool(r, v.stdin, ['stdin']) ?? false;
-  const envPassthrough = readPassthrough(r, v.env_passthrough, ['env_passthrough']) ?? false;
-  const pty = readBool(r, v.pty, ['pty']);
-  const cwd = readString(r, v.cwd, ['cwd']);
-  const envFile = readString(r, v.env_file, ['env_file']);
-  const env = { ...defaults.env, ...(readEnvMap(r, v.env, ['env']) ?? {}) };
-  const limits = readLimits(r, v);
-  const transform = readTransform(r, v.transform);
-  const cacheTtl = readPositive(r, v.cache_ttl, ['cache_ttl'], true);
-  const returns = readReturns(r, v);
-  const annotations = readAnnotations(r, v.annotations);
-  const python = readString(r, v.python, ['python']);
-  const description = readText(r, v.description, ['description']) ?? '';
-  const example = readText(r, v.example, ['example']);
-
-  let command: string | undefined;
-  if (kind === 'exec' && body) command = body;
-  if (kind === 'curl' && body) command = curlCommand(body, stdin);
+/** The command and transform templates: valid, their variables declared, their outputs quoted. */
+function checkTemplates(r: Reporter, { kind, body }: WhatRuns, command: string | undefined, transform: string | undefined, params: ParamSpec[], paramsDeclared: boolean): void {
   for (const [field, text] of [[kind ?? 'exec', command], ['transform', transform]] as const) {
     if (text === undefined) continue;
     const problem = checkTemplate(text);
@@ -119,35 +158,25 @@ export function parseTool(
       r.warn(`'${field}' outputs {{ ${p} }} without '| quote'; a value with spaces or shell characters will break or inject (quoting is the catalog author's job)`, [field]);
     }
   }
+}
 
+function checkFnFields(r: Reporter, { kind, fnTarget }: WhatRuns, python: string | undefined, paramsDeclared: boolean): void {
   const isPythonFn = typeof fnTarget === 'object' && fnTarget.language === 'python';
   // MCC refuses an interpreter on a tool that runs none; so do we, naming the tool (r.subject).
   if (python !== undefined && !isPythonFn) r.error(`has 'python', which only a Python fn tool takes (this is ${kindLabel(kind, fnTarget)})`, ['python']);
   if (typeof fnTarget === 'object' && fnTarget.language === 'js' && !paramsDeclared) {
     r.error("JavaScript fn tools must declare 'params' (JavaScript has no runtime types; use 'params: []' for none)", ['fn']);
   }
+}
 
-  if (r.errors > 0 || !kind || name === undefined) return { diagnostics: r.diagnostics };
-
-  // Built field by field: spreading a dozen optional fields into a fresh
-  // object for each of thousands of tools was a visible part of a load.
-  const base: ToolBase = { key: '', name, description, groups, params, env, envPassthrough, limits, stdin, source: { file, line: raw.line }, catalogDir: dir };
-  const envFileAt = envFile !== undefined ? resolvePath(dir, envFile) : defaults.envFile;
-  if (example !== undefined) base.example = example;
-  if (envFileAt) base.envFile = envFileAt;
-  if (cwd !== undefined) base.cwd = resolvePath(dir, cwd);
-  if (cacheTtl) base.cacheTtl = cacheTtl;
-  if (transform !== undefined) base.transform = transform;
-  if (pty !== undefined) base.pty = pty;
-  if (returns !== undefined) base.returns = returns;
-  if (annotations) base.annotations = annotations;
-  if (command !== undefined) return { tool: Object.assign(base, { kind: 'exec' as const, command }), diagnostics: r.diagnostics };
-  if (typeof fnTarget !== 'object' || body === undefined) return { diagnostics: r.diagnostics };
+function buildTool(base: ToolBase, { fnTarget, body }: WhatRuns, command: string | undefined, python: string | undefined, dir: string, paramsDeclared: boolean): { tool: ToolDef } | undefined {
+  if (command !== undefined) return { tool: Object.assign(base, { kind: 'exec' as const, command }) };
+  if (typeof fnTarget !== 'object' || body === undefined) return undefined;
   const tool: FnTool =
     fnTarget.language === 'js'
       ? Object.assign(base, { kind: 'fn' as const, language: 'js' as const, target: body, modulePath: resolvePath(dir, fnTarget.modulePath), exportName: fnTarget.exportName, takesContext: true, paramsDeclared })
       : Object.assign(base, { kind: 'fn' as const, language: 'python' as const, target: body, python: python ?? 'python3', takesContext: false, paramsDeclared });
-  return { tool, diagnostics: r.diagnostics };
+  return { tool };
 }
 
 /** `returns`, or MCC's name for it, `return_type`. */
