@@ -50,99 +50,117 @@ const METHODS = new Set(['GET', 'POST', 'DELETE']);
 export async function startHttpServer(opts: HttpServerOptions): Promise<McpHttpServer> {
   const host = opts.host ?? '127.0.0.1';
   const logger = opts.logger ?? silentLogger;
-  const maxBody = opts.maxBodyBytes ?? 4 * 1024 * 1024;
   const sessions = new McpSessionRegistry({ ...DEFAULT_SESSION_LIMITS, ...opts.sessions }, { logger });
-  const endpoint = new StatefulEndpoint(opts.runtime, sessions);
-  const posts = new InFlight();
-  let accepting = true;
-  let hosts = new Set<string>();
-  let origins = new Set<string>();
-
+  const router = new RequestRouter(opts, new StatefulEndpoint(opts.runtime, sessions));
   const http: Server = createHttpServer((req, res) => {
-    handle(req, res).catch((e: unknown) => {
+    router.handle(req, res).catch((e: unknown) => {
       logger.error(`request failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
       sendRefusal(res, refusal(500, 'internal server error'));
     });
   });
-
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const problem = guard(req);
-    if (problem) return sendRefusal(res, problem);
-    const auth = opts.authenticator.authenticate(req.headers.authorization);
-    if (!auth.ok) {
-      res.setHeader('WWW-Authenticate', `Bearer realm="mcc", error="invalid_token", error_description="${auth.reason}"`);
-      return sendRefusal(res, refusal(401, `Unauthorized: ${auth.reason}`, -32001));
-    }
-    // Stateless: only callers with a token, POST, and a named bucket (stateless.ts).
-    const stateless = opts.stateless ? statelessRefusal(req.method, auth.principal, req.headers[SESSION_KEY_HEADER]) : undefined;
-    if (stateless) return sendRefusal(res, refusal(stateless.status, stateless.message, stateless.status === 401 ? -32001 : undefined, stateless.headers));
-    const keyProblem = sessionKeyProblem(req, auth.principal);
-    if (keyProblem) return sendRefusal(res, refusal(400, keyProblem));
-    let body: unknown;
-    if (req.method === 'POST') {
-      if (!isJsonContentType(req.headers['content-type'])) return sendRefusal(res, refusal(415, 'Unsupported Media Type: Content-Type must be application/json'));
-      posts.add(res);
-      const read = await readJsonRpcBody(req, maxBody);
-      if (!read.ok) return sendRefusal(res, read.refusal);
-      body = read.value;
-    }
-    if (opts.stateless) return serveStateless(req, res, body, { runtime: opts.runtime, principal: auth.principal });
-    await endpoint.handle(auth.principal, req, res, body);
-  }
-
-  // Checks that need no identity: still accepting, our Host and Origin, the path, the method.
-  function guard(req: IncomingMessage): HttpRefusal | undefined {
-    if (!accepting) return refusal(503, 'the server is shutting down', undefined, { Connection: 'close' });
-    const hostHeader = (req.headers.host ?? '').toLowerCase();
-    if (!hosts.has(hostHeader)) return refusal(403, `Host '${req.headers.host ?? ''}' is not allowed`);
-    const origin = req.headers.origin;
-    if (origin !== undefined && !origins.has(origin.toLowerCase())) return refusal(403, `Origin '${origin}' is not allowed`);
-    const path = (req.url ?? '/').split('?')[0];
-    if (path !== '/mcp') return refusal(404, 'not found: the MCP endpoint is /mcp');
-    if (!METHODS.has(req.method ?? '')) return refusal(405, `Method ${req.method ?? ''} not allowed`, undefined, { Allow: 'GET, POST, DELETE' });
-    return undefined;
-  }
-
   try {
-    await new Promise<void>((resolve, reject) => {
-      http.once('error', reject);
-      http.listen(opts.port ?? 0, host, () => {
-        http.off('error', reject);
-        resolve();
-      });
-    });
+    await listen(http, opts.port ?? 0, host);
   } catch (e) {
     await sessions.closeAll(); // stops its sweep timer
     throw e;
   }
   const port = (http.address() as AddressInfo).port;
-  hosts = allowedHosts(host, port);
-  origins = allowedOrigins(host, port);
+  router.allow(host, port);
   const closed = new Promise<void>((resolve) => http.once('close', () => resolve()));
-
   return {
     url: `http://${hostForUrl(host)}:${port}/mcp`,
     host,
     port,
     sessionCount: () => sessions.size,
     stopAccepting: () => {
-      if (!accepting) return;
-      accepting = false;
+      if (!router.accepting) return;
+      router.accepting = false;
       http.close();
       http.closeIdleConnections();
     },
-    drain: (graceMs) => posts.idle(graceMs),
+    drain: (graceMs) => router.posts.idle(graceMs),
     close: async () => {
-      accepting = false;
+      router.accepting = false;
       http.close();
       // Ends every open stream (GET streams never end by themselves), so the
       // responses finish cleanly before the sockets go.
       await sessions.closeAll();
-      await posts.idle(1000);
+      await router.posts.idle(1000);
       http.closeAllConnections();
       await closed;
     },
   };
+}
+
+function listen(http: Server, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(port, host, () => {
+      http.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+/** Every request, in order: the guard, authentication, the stateless rules, the bucket key, the body, the endpoint. */
+class RequestRouter {
+  accepting = true;
+  /** The POSTs being answered, so a stop can let them finish. */
+  readonly posts = new InFlight();
+  private hosts = new Set<string>();
+  private origins = new Set<string>();
+  private readonly maxBody: number;
+
+  constructor(
+    private readonly opts: HttpServerOptions,
+    private readonly endpoint: StatefulEndpoint,
+  ) {
+    this.maxBody = opts.maxBodyBytes ?? 4 * 1024 * 1024;
+  }
+
+  /** The Host and Origin values this server answers, once its port is known. */
+  allow(host: string, port: number): void {
+    this.hosts = allowedHosts(host, port);
+    this.origins = allowedOrigins(host, port);
+  }
+
+  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const problem = this.guard(req);
+    if (problem) return sendRefusal(res, problem);
+    const auth = this.opts.authenticator.authenticate(req.headers.authorization);
+    if (!auth.ok) {
+      res.setHeader('WWW-Authenticate', `Bearer realm="mcc", error="invalid_token", error_description="${auth.reason}"`);
+      return sendRefusal(res, refusal(401, `Unauthorized: ${auth.reason}`, -32001));
+    }
+    // Stateless: only callers with a token, POST, and a named bucket (stateless.ts).
+    const stateless = this.opts.stateless ? statelessRefusal(req.method, auth.principal, req.headers[SESSION_KEY_HEADER]) : undefined;
+    if (stateless) return sendRefusal(res, refusal(stateless.status, stateless.message, stateless.status === 401 ? -32001 : undefined, stateless.headers));
+    const keyProblem = sessionKeyProblem(req, auth.principal);
+    if (keyProblem) return sendRefusal(res, refusal(400, keyProblem));
+    let body: unknown;
+    if (req.method === 'POST') {
+      if (!isJsonContentType(req.headers['content-type'])) return sendRefusal(res, refusal(415, 'Unsupported Media Type: Content-Type must be application/json'));
+      this.posts.add(res);
+      const read = await readJsonRpcBody(req, this.maxBody);
+      if (!read.ok) return sendRefusal(res, read.refusal);
+      body = read.value;
+    }
+    if (this.opts.stateless) return serveStateless(req, res, body, { runtime: this.opts.runtime, principal: auth.principal });
+    await this.endpoint.handle(auth.principal, req, res, body);
+  }
+
+  // Checks that need no identity: still accepting, our Host and Origin, the path, the method.
+  private guard(req: IncomingMessage): HttpRefusal | undefined {
+    if (!this.accepting) return refusal(503, 'the server is shutting down', undefined, { Connection: 'close' });
+    const hostHeader = (req.headers.host ?? '').toLowerCase();
+    if (!this.hosts.has(hostHeader)) return refusal(403, `Host '${req.headers.host ?? ''}' is not allowed`);
+    const origin = req.headers.origin;
+    if (origin !== undefined && !this.origins.has(origin.toLowerCase())) return refusal(403, `Origin '${origin}' is not allowed`);
+    const path = (req.url ?? '/').split('?')[0];
+    if (path !== '/mcp') return refusal(404, 'not found: the MCP endpoint is /mcp');
+    if (!METHODS.has(req.method ?? '')) return refusal(405, `Method ${req.method ?? ''} not allowed`, undefined, { Allow: 'GET, POST, DELETE' });
+    return undefined;
+  }
 }
 
 // All anonymous callers share one user name; a key they choose could be

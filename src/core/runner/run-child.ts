@@ -2,7 +2,7 @@
 // and collects its output under a cap. The caller's abort signal kills the
 // whole tree; when the child ends by itself, whatever it left running in its
 // group is ended too, so no call leaves an orphan behind.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { constants } from 'node:os';
 import { StringDecoder } from 'node:string_decoder';
 import { CappedOutput } from './capped-output';
@@ -72,24 +72,7 @@ function runWithPipes(spec: ChildSpec): Promise<ChildResult> {
       detached: true, // own session and process group: pid = pgid
       stdio: [spec.stdin !== undefined ? 'pipe' : 'ignore', 'pipe', 'pipe'],
     });
-    const stdout = new CappedOutput(spec.maxOutputBytes);
-    const stderr = new CappedOutput(spec.maxOutputBytes);
-    const collect = (stream: 'stdout' | 'stderr', into: CappedOutput): ((b: Buffer) => void) => {
-      const decoder = new StringDecoder('utf8');
-      return (b) => {
-        const kept = into.push(b);
-        if (kept && spec.onOutput) {
-          const text = decoder.write(kept);
-          if (text) spec.onOutput(stream, text);
-        }
-      };
-    };
-    child.stdout?.on('data', collect('stdout', stdout));
-    child.stderr?.on('data', collect('stderr', stderr));
-    // Child stdio are socketpairs: a child that dies with unread data can
-    // reset them (ECONNRESET). What was read is kept; the run goes on.
-    child.stdout?.on('error', () => undefined);
-    child.stderr?.on('error', () => undefined);
+    const { stdout, stderr } = collectPipes(child, spec);
     if (spec.stdin !== undefined && child.stdin) {
       child.stdin.on('error', () => undefined); // EPIPE: the tool did not read it all
       child.stdin.end(spec.stdin);
@@ -130,11 +113,33 @@ function runWithPipes(spec: ChildSpec): Promise<ChildResult> {
   });
 }
 
+/** The child's stdout and stderr, kept under the cap and reported as they come. */
+function collectPipes(child: ChildProcess, spec: ChildSpec): { stdout: CappedOutput; stderr: CappedOutput } {
+  const stdout = new CappedOutput(spec.maxOutputBytes);
+  const stderr = new CappedOutput(spec.maxOutputBytes);
+  const collect = (stream: 'stdout' | 'stderr', into: CappedOutput): ((b: Buffer) => void) => {
+    const decoder = new StringDecoder('utf8');
+    return (b) => {
+      const kept = into.push(b);
+      if (kept && spec.onOutput) {
+        const text = decoder.write(kept);
+        if (text) spec.onOutput(stream, text);
+      }
+    };
+  };
+  child.stdout?.on('data', collect('stdout', stdout));
+  child.stderr?.on('data', collect('stderr', stderr));
+  // Child stdio are socketpairs: a child that dies with unread data can
+  // reset them (ECONNRESET). What was read is kept; the run goes on.
+  child.stdout?.on('error', () => undefined);
+  child.stderr?.on('error', () => undefined);
+  return { stdout, stderr };
+}
+
 function runInPty(spec: ChildSpec): Promise<ChildResult> {
   const pty = spec.pty;
   if (!pty) return Promise.reject(new PtySpawnError('pty mode needs node-pty'));
   const token = newEndToken();
-  const scanner = new TokenScanner(token);
   return new Promise((resolve, reject) => {
     let term: ReturnType<PtyModule['spawn']>;
     try {
@@ -150,23 +155,11 @@ function runInPty(spec: ChildSpec): Promise<ChildResult> {
       return;
     }
     const pid = term.pid;
-    const stdout = new CappedOutput(spec.maxOutputBytes);
     const stderr = new CappedOutput(0);
     // The terminal is the tool's stdin; an EOF up front means a tool that
     // reads it gets "no input" instead of waiting for the timeout.
     term.write('\x04');
-    const take = (d: string): void => {
-      if (d === '') return;
-      const b = Buffer.from(d, 'utf8');
-      const kept = stdout.push(b);
-      if (kept && spec.onOutput) spec.onOutput('stdout', kept.length === b.length ? d : kept.toString('utf8'));
-    };
-    const dataSub = term.onData((d) => {
-      const wasFound = scanner.found;
-      take(scanner.feed(d));
-      // Everything before the token has been read: the terminal may close now.
-      if (scanner.found && !wasFound) term.write(`${token}\n`);
-    });
+    const output = readTerminal(term, spec, token);
 
     let aborted = false;
     let exited = false;
@@ -182,8 +175,7 @@ function runInPty(spec: ChildSpec): Promise<ChildResult> {
       void (async () => {
         await killing;
         await killProcessTree(pid, spec.killGraceMs, true);
-        take(scanner.flush());
-        dataSub.dispose();
+        const stdout = output.end();
         exitSub.dispose();
         const sig = signal ? signal : null;
         resolve({ pid, code: sig === null ? exitCode : null, signal: sig, stdout, stderr, aborted, terminal: true });
@@ -192,4 +184,33 @@ function runInPty(spec: ChildSpec): Promise<ChildResult> {
     if (spec.signal.aborted) onAbort();
     else spec.signal.addEventListener('abort', onAbort, { once: true });
   });
+}
+
+/**
+ * A terminal's output up to the drain script's end token (pty-drain.ts),
+ * kept under the cap and reported as it comes; `end` returns it once the
+ * terminal has exited.
+ */
+function readTerminal(term: ReturnType<PtyModule['spawn']>, spec: ChildSpec, token: string): { end(): CappedOutput } {
+  const stdout = new CappedOutput(spec.maxOutputBytes);
+  const scanner = new TokenScanner(token);
+  const take = (d: string): void => {
+    if (d === '') return;
+    const b = Buffer.from(d, 'utf8');
+    const kept = stdout.push(b);
+    if (kept && spec.onOutput) spec.onOutput('stdout', kept.length === b.length ? d : kept.toString('utf8'));
+  };
+  const dataSub = term.onData((d) => {
+    const wasFound = scanner.found;
+    take(scanner.feed(d));
+    // Everything before the token has been read: the terminal may close now.
+    if (scanner.found && !wasFound) term.write(`${token}\n`);
+  });
+  return {
+    end: () => {
+      take(scanner.flush());
+      dataSub.dispose();
+      return stdout;
+    },
+  };
 }
