@@ -14,17 +14,10 @@ import { pathToFileURL } from 'node:url';
 import * as path from 'node:path';
 import * as fs from 'node:fs';
 import { jsonProblem } from '../../json/json-value';
+import type { JsJob } from './worker-pool';
 
-interface JobMessage {
-  type: 'call' | 'probe';
-  id: number;
-  modulePath: string;
-  exportName: string;
-  mtimeMs: number;
-  params?: Record<string, unknown>;
-  context?: Record<string, unknown>;
-  env?: Record<string, string>;
-}
+/** A job as the pool sends it (worker-pool.ts), with its id. */
+type JobMessage = JsJob & { id: number };
 
 type Stage = 'load' | 'call' | 'result';
 type ToolFunction = (params: unknown, context: unknown) => unknown;
