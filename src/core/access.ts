@@ -11,7 +11,7 @@ import type { Principal } from './identity';
  * only itself.
  */
 export function groupMatches(callerGroup: string, toolGroup: string): boolean {
-  if (!callerGroup.endsWith('.*')) return callerGroup === toolGroup;
+  if (!isPattern(callerGroup)) return callerGroup === toolGroup;
   return toolGroup !== 'admin' && toolGroup.startsWith(callerGroup.slice(0, -2));
 }
 
@@ -19,8 +19,14 @@ export function canAccess(p: Principal, tool: ToolDef): boolean {
   if (tool.groups.includes('public')) return true;
   // Full access takes the admin group itself, never a pattern that happens to match it.
   if (p.groups.includes('admin')) return true;
-  if (tool.groups.some((g) => p.groups.some((mine) => groupMatches(mine, g)))) return true;
+  // A tool of the admin group is never granted by a pattern, whatever its other groups.
+  const mine = tool.groups.includes('admin') ? p.groups.filter((g) => !isPattern(g)) : p.groups;
+  if (tool.groups.some((g) => mine.some((m) => groupMatches(m, g)))) return true;
   return p.grants.includes(tool.key);
+}
+
+function isPattern(callerGroup: string): boolean {
+  return callerGroup.endsWith('.*');
 }
 
 export function accessibleTools(p: Principal, tools: Iterable<ToolDef>): ToolDef[] {

@@ -48,3 +48,16 @@ test("a caller group ending in '.*' grants every group with that prefix, never t
   assert.equal(canAccess(p(['ops*']), tool('ops.x', ['ops'])), false);
   assert.equal(canAccess(p(['o.s']), tool('ops.x', ['ops'])), false);
 });
+
+test('a pattern never grants a tool of the admin group, whether admin is its first, second or only group', () => {
+  const adminTools = [tool('admin.t1', ['admin']), tool('admin.atlas.t2', ['admin', 'atlas']), tool('atlas.admin.t3', ['atlas', 'admin'])];
+  for (const pattern of ['atlas.*', 'at.*', '.*', 'a.*', 'admin.*', 'adm.*']) {
+    for (const t of adminTools) assert.equal(canAccess(p([pattern]), t), false, `${pattern} must not grant ${t.key}`);
+    // The same pattern still grants a tool of its groups that is not an admin tool.
+    assert.equal(canAccess(p([pattern]), tool('atlas.t4', ['atlas'])), pattern !== 'admin.*' && pattern !== 'adm.*', `${pattern} and atlas.t4`);
+  }
+  // A group named exactly, an explicit grant and the admin group itself still do.
+  assert.equal(canAccess(p(['atlas']), adminTools[1]), true);
+  assert.equal(canAccess(p(['atlas.*'], ['admin.atlas.t2']), adminTools[1]), true);
+  assert.equal(canAccess(p(['admin']), adminTools[0]), true);
+});
