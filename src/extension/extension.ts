@@ -12,7 +12,9 @@ import { MementoStorage } from './memento-storage';
 import { ServerHost } from './server-host';
 import { registerSessionCommands } from './session-commands';
 import { SessionsTree } from './sessions-tree';
-import { readSettings, SERVER_SETTINGS, type Settings } from './settings';
+import { readSettings, type Settings } from './settings';
+import { ServerLifecycle } from './server-lifecycle';
+import { watchSettings } from './settings-watch';
 import { StatusBar } from './status-bar';
 import { Terminals } from './terminals';
 import { registerToolCommands } from './tool-commands';
@@ -22,6 +24,7 @@ import { ValueDocuments } from './value-documents';
 import { workspaceSessionKey } from './workspace-key';
 import { StartupTiming } from './startup-timing';
 import { openParseCache } from '../core/cache/parse-cache';
+import type { Logger } from '../core/host';
 
 let host: ServerHost | undefined;
 
@@ -37,47 +40,17 @@ export async function activate(context: vscode.ExtensionContext): Promise<MccApi
   sub(log, trust);
 
   const terminals = new Terminals(settings, (runId) => host?.runtime?.running.cancel(runId));
-  const server = new ServerHost({
-    storage: new MementoStorage(context.workspaceState, logger),
-    settings,
-    logger,
-    events: terminals,
-    onAudit: (a) => log.info(formatAudit(a)),
-    gate: trust.gate,
-    warn: (m) => void vscode.window.showWarningMessage(m),
-    resolvePath: (p) => (isAbsolute(p) ? p : join(vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd(), p)),
-    mayReadWorkspaceFiles: () => trust.trusted,
-  });
-  host = server;
+  const server = (host = serverHostOf(context, settings, { log, logger }, trust, terminals));
   const diagnostics = new CatalogDiagnostics();
   // Parsed catalogs kept between sessions of the editor (a large catalog's YAML is read once).
   const parseCache = openParseCache(process.env, context.globalStorageUri.fsPath);
   const catalog = new CatalogController(server, diagnostics, settings, () => trust.trusted, logger, parseCache);
   sub(terminals, diagnostics, catalog);
 
-  // The catalog is watched from the start and loaded whenever the server
-  // reaches 'running' (first start, restart, a retry after a failed start),
-  // so a failed first start does not leave it unloaded for good.
   catalog.watch();
-  let loaded: Promise<void> | undefined;
-  const loadCatalog = (): Promise<void> => (loaded = catalog.reload());
-  sub(toDisposable(server.onDidChangeState((s) => {
-    if (s !== 'running') return;
-    timing.listening();
-    loadCatalog().catch((e: unknown) => logger.error(`catalog load failed: ${String(e)}`));
-  })));
-  /** Starts or restarts the server; if that fails, the catalog still loads (its diagnostics show). */
-  const startWith = async (step: () => Promise<void>): Promise<void> => {
-    try {
-      await step();
-    } catch (e) {
-      await loadCatalog().catch(() => undefined);
-      throw e;
-    }
-    await loaded;
-  };
-  const ready = startWith(() => server.start());
-  void ready.then(() => timing.ready(), () => undefined);
+  const lifecycle = new ServerLifecycle(server, catalog, logger, timing);
+  const ready = lifecycle.ready;
+  sub(lifecycle);
   ready.catch((e: unknown) => {
     void vscode.window.showErrorMessage(`MCC: the MCP server failed to start: ${e instanceof Error ? e.message : String(e)}`, 'Show Logs').then((a) => {
       if (a) log.show();
@@ -101,28 +74,44 @@ export async function activate(context: vscode.ExtensionContext): Promise<MccApi
       logger.info('workspace trusted: loading its tools');
       sessions.updateMessage();
       // A restart also reads the users file, which is skipped while untrusted.
-      void startWith(() => server.restart()).catch((e: unknown) => logger.error(`start after trust failed: ${String(e)}`));
+      lifecycle.restart('start after trust');
     }),
-    vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('mcc.tools.expose')) server.runtime?.catalog.setExpose(settings().expose);
-      if (e.affectsConfiguration('mcc.catalogs')) {
-        catalog.watch();
-        void catalog.reload();
-      }
-      if (SERVER_SETTINGS.some((s) => e.affectsConfiguration(s))) {
-        logger.info('server settings changed: restarting');
-        // Nothing here can be applied to a live store or authenticator, so the
-        // server restarts (on the same port); reaching 'running' bumps the
-        // definition's version, so VS Code reconnects.
-        void startWith(() => server.restart()).catch((err: unknown) => logger.error(`restart failed: ${String(err)}`));
-      }
-    }),
-    vscode.workspace.onDidChangeWorkspaceFolders(() => {
-      catalog.watch();
-      void catalog.reload();
-    }),
+    ...watchSettings(server, catalog, lifecycle, settings, logger),
   );
 
+  return apiOf(server, catalog, ready, sessionKey, timing);
+}
+
+/** Stops the server: cancels running tools and awaits pending store writes. */
+export async function deactivate(): Promise<void> {
+  const h = host;
+  host = undefined;
+  await h?.dispose();
+}
+
+/** The embedded server over this workspace's state, its terminals, its trust and its log. */
+function serverHostOf(
+  context: vscode.ExtensionContext,
+  settings: () => Settings,
+  { log, logger }: { log: vscode.LogOutputChannel; logger: Logger },
+  trust: Trust,
+  terminals: Terminals,
+): ServerHost {
+  return new ServerHost({
+    storage: new MementoStorage(context.workspaceState, logger),
+    settings,
+    logger,
+    events: terminals,
+    onAudit: (a) => log.info(formatAudit(a)),
+    gate: trust.gate,
+    warn: (m) => void vscode.window.showWarningMessage(m),
+    resolvePath: (p) => (isAbsolute(p) ? p : join(vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd(), p)),
+    mayReadWorkspaceFiles: () => trust.trusted,
+  });
+}
+
+/** What tests and other extensions read of MCC (api.ts). */
+function apiOf(server: ServerHost, catalog: CatalogController, ready: Promise<void>, sessionKey: string, timing: StartupTiming): MccApi {
   return {
     ready,
     serverUrl: () => server.url,
@@ -140,13 +129,6 @@ export async function activate(context: vscode.ExtensionContext): Promise<MccApi
     reloadCatalog: () => catalog.reload(),
     sweep: async () => (await server.store?.sweep()) ?? 0,
   };
-}
-
-/** Stops the server: cancels running tools and awaits pending store writes. */
-export async function deactivate(): Promise<void> {
-  const h = host;
-  host = undefined;
-  await h?.dispose();
 }
 
 function toDisposable(d: { dispose(): void }): vscode.Disposable {
