@@ -3,7 +3,8 @@
 // give it back; a JavaScript tool sees it in `context` and writes one back;
 // a shell tool sees it in MCC_CTX and MCC_CTX_<NAME>; a dict param keeps it,
 // and cache_ttl tells it apart from a param without it. A catalog cannot
-// name a param or an environment variable `__proto__`.
+// name a param or an environment variable `__proto__`, and a top-level
+// `__proto__` key of a catalog file is an unknown field.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
@@ -116,4 +117,10 @@ test('a catalog cannot name a param or an environment variable __proto__', async
   const messages = loaded.diagnostics.map((d) => d.message).join('\n');
   assert.match(messages, /parameter name '__proto__' is reserved/);
   assert.match(messages, /cannot name a variable __proto__/);
+  // A top-level key of that name is an unknown field like any other, not the settings' prototype.
+  const top = join(dir, 'top.yaml');
+  writeFileSync(top, `__proto__: {groups: [x]}\ntools:\n  - {name: c, exec: 'true'}\n`);
+  const topLoaded = await loadCatalog([top], { env: {} });
+  assert.match(topLoaded.diagnostics.map((d) => d.message).join('\n'), /unknown top-level field '__proto__'/);
+  assert.deepEqual([...topLoaded.tools.keys()], ['public.c'], 'its groups were not read as the file default');
 });

@@ -9,7 +9,7 @@ import type { Document, LineCounter, Node } from 'yaml';
 import { yamlLib } from '../lazy-libs';
 import type { CatalogDiagnostic } from './types';
 import { substituteEnv } from './substitute';
-import { isPlainObject } from '../json/json-value';
+import { isPlainObject, setOwn } from '../json/json-value';
 import { type FastYaml, type YamlPath } from './yaml-fast';
 import { parseYamlCached } from './yaml-cached';
 import type { ParseCache } from '../cache/parse-cache';
@@ -202,8 +202,8 @@ function assemble(
   const settings: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(data)) {
     // x- keys are the author's own (anchors); tools are substituted entry by entry below.
-    if (k.startsWith('x-')) continue;
-    settings[k] = k === 'tools' ? v : substituteEnv(v, env);
+    // setOwn: a key named __proto__ is warned about as unknown, not made the prototype.
+    if (!k.startsWith('x-')) setOwn(settings, k, k === 'tools' ? v : substituteEnv(v, env));
   }
   const tools: RawTool[] = [];
   const list = settings.tools;

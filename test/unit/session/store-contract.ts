@@ -74,6 +74,24 @@ export function storeContract(b: ContractBackend): void {
       assert.deepEqual(await store.list(), []);
     });
 
+    void test('a key named __proto__ is data: inside a value, as a variable name, through write-back and a second store', async () => {
+      const { store, storage, clock } = await fresh();
+      const text = '{"__proto__":{"x":1},"a":1}';
+      await store.set('u', 's', 'v', JSON.parse(text));
+      await store.set('u', 's', '__proto__', JSON.parse('{"__proto__":[1]}'));
+      const snapshot = await store.variables('u', 's');
+      // deepEqual compares own keys (and prototypes): a key lost, or turned into a prototype, fails it.
+      assert.deepEqual(snapshot, JSON.parse(`{"v":${text},"__proto__":{"__proto__":[1]}}`));
+      const wb = await store.writeBack('u', 's', snapshot, JSON.parse(`{"v":{"__proto__":{"x":2}},"__proto__":{"__proto__":[1]}}`) as Record<string, unknown>);
+      assert.deepEqual(wb, { applied: true, changed: ['v'], strippedReserved: [] });
+      const other = await SessionStore.open({ storage, clock, sweepIntervalMs: 0, touchIntervalMs: 0 });
+      const expected: unknown = JSON.parse('{"v":{"__proto__":{"x":2}},"__proto__":{"__proto__":[1]}}');
+      for (const vars of [await store.variables('u', 's'), await other.variables('u', 's'), (await other.list())[0]?.vars]) {
+        assert.deepEqual(vars, expected);
+      }
+      other.dispose();
+    });
+
     void test('limits: per value and per bucket, in UTF-8 bytes of JSON; a refused set keeps the old value', async () => {
       const { store } = await fresh({ limits: { maxValueBytes: 100, maxBucketBytes: 200 } });
       await store.set('u', 's', 'ok', 'x'.repeat(98));
