@@ -1,12 +1,13 @@
-// Reading a pty to its end. On Linux, when the last process holding a pty's
-// terminal exits, output still in the kernel's buffers can be dropped before
-// the master reads it: a fast tool that prints more than 4 KiB and exits
-// loses its tail (node-pty issues 72, 85 and 726; about one run in ten on a
-// loaded 2-core machine). So the tool runs under a small shell that, once
-// the tool has ended, prints a random end token and keeps the terminal open
-// until it reads that token back: everything before the token has then been
-// read (token-scanner.ts finds it), and only then does the terminal close.
-// The token is never shown.
+// Reading a pty to its end. When the last process holding a pty's terminal
+// exits, the master reports a hangup; Node 20's libuv (1.46) then takes a
+// short read as the end of the stream and stops reading (libuv issue 4992),
+// although more of what the tool wrote is still in the pty: a fast tool that
+// prints more than 4 KiB loses its tail (about one run in ten on a loaded
+// 2-core machine; node-pty issues 72, 85 and 726). So the tool runs under a
+// small shell that, once the tool has ended, prints a random end token and
+// keeps the terminal open until it reads that token back: everything before
+// the token has then been read (token-scanner.ts finds it), and only then
+// does the terminal close. The token is never shown.
 import { randomBytes } from 'node:crypto';
 
 // $1: the token; the rest: the tool's own /bin/sh argv. Leftover EOFs (the
