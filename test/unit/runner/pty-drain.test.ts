@@ -60,6 +60,36 @@ describe('pty runs are read to the end', () => {
     assert.deepEqual(incomplete, [], `runs with output lost: ${incomplete.length} of 200`);
   });
 
+  // The next two after a helper session's test of the same bug (seq writes ~16 KB in a few writes, then exits).
+  const SEQ = Array.from({ length: 3000 }, (_, i) => `${i + 1}\r\n`).join('');
+  const streamedRun = async (command: string): Promise<{ out: string; streamed: string; code: number | null }> => {
+    let streamed = '';
+    const r = await runChild({
+      mode: 'pty', pty, args: ['-c', command], env: { PATH: process.env.PATH ?? '/usr/bin:/bin' }, maxOutputBytes: 1 << 20, killGraceMs: 500,
+      signal: new AbortController().signal, onOutput: (_s, d) => (streamed += d),
+    });
+    return { out: r.stdout.text(), streamed, code: r.code };
+  };
+
+  test('runs side by side each get all of their own output, kept and streamed alike', async () => {
+    for (let round = 0; round < 4; round++) {
+      const runs = await Promise.all(Array.from({ length: 6 }, () => streamedRun('seq 1 3000')));
+      runs.forEach((r, i) => {
+        assert.equal(r.code, 0);
+        assert.ok(r.out === SEQ, `round ${round}, run ${i}: ${r.out.length} of ${SEQ.length} characters`);
+        assert.ok(r.streamed === SEQ, `round ${round}, run ${i}: ${r.streamed.length} characters streamed`);
+      });
+    }
+  });
+
+  test('the output is whole also when a background child keeps the terminal open', async () => {
+    for (let i = 0; i < 3; i++) {
+      // It ignores the SIGHUP the end of the session leader sends; the run's end kills its group.
+      const r = await streamedRun("(trap '' HUP; exec /bin/sleep 30) & seq 1 3000");
+      assert.ok(r.out === SEQ, `run ${i}: ${r.out.length} of ${SEQ.length} characters`);
+    }
+  });
+
   test('exit codes, signals and output without a final newline are as the tool left them', async () => {
     const plain = await run('printf abc');
     assert.equal(plain.stdout.text(), 'abc');
