@@ -36,9 +36,7 @@ export class RunReport {
   /** A run answered from the cache: nothing ran. */
   cached(shape: RunShape, code: number): void {
     this.started(shape);
-    if (this.ended) return;
-    this.ended = true;
-    this.ctx.events.emit({ type: 'exited', runId: this.ctx.runId, code, durationMs: this.elapsedMs(), cached: true });
+    this.end(code, undefined, true);
   }
 
   /** The end of a run with its final outcome, or the failure that left it without one. */
@@ -47,9 +45,9 @@ export class RunReport {
     else this.end(-1, failure ?? 'the run failed inside the runtime');
   }
 
-  private end(code: number, error: string | undefined): void {
+  private end(code: number, error: string | undefined, cached = false): void {
     if (this.ended) return;
     this.ended = true;
-    this.ctx.events.emit({ type: 'exited', runId: this.ctx.runId, code, durationMs: this.elapsedMs(), ...(error ? { error } : {}) });
+    this.ctx.events.emit({ type: 'exited', runId: this.ctx.runId, code, durationMs: this.elapsedMs(), ...(error ? { error } : {}), ...(cached ? { cached: true } : {}) });
   }
 }
