@@ -18,6 +18,8 @@ export interface ServerSecrets {
   readonly names: ReadonlySet<string>;
   /** Secret values, longest first: no tool's base environment holds one, no log line shows one. */
   readonly values: readonly string[];
+  /** Files that hold secrets (the users file): no sandbox shows them, even under a read path. */
+  readonly files?: readonly string[];
 }
 
 /** What every server keeps back even when a host gave nothing else: MCC_TOKEN. */
@@ -30,6 +32,8 @@ export interface SecretSources {
   users?: UsersConfig;
   /** The server's environment, to learn the values of the variables above. */
   env?: NodeJS.ProcessEnv;
+  /** Absolute paths of files that hold secrets (the users file). */
+  files?: readonly string[];
 }
 
 export function serverSecrets(src: SecretSources): ServerSecrets {
@@ -47,7 +51,7 @@ export function serverSecrets(src: SecretSources): ServerSecrets {
     }
   }
   for (const name of names) add(src.env?.[name]);
-  return { names, values: [...values].sort((a, b) => b.length - a.length) };
+  return { names, values: [...values].sort((a, b) => b.length - a.length), ...(src.files?.length ? { files: [...src.files] } : {}) };
 }
 
 /** Whether a server variable is, or carries, one of the server's secrets. */

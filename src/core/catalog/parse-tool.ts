@@ -1,5 +1,5 @@
 // One `tools:` entry -> a ToolDef (key filled in later by the loader).
-import type { CatalogDiagnostic, FnTool, Limits, ToolAnnotations, ToolBase, ToolDef, ParamSpec } from './types';
+import type { CatalogDiagnostic, FnTool, Limits, SandboxSetting, ToolAnnotations, ToolBase, ToolDef, ParamSpec } from './types';
 import { describeValue } from './coerce';
 import { isPlainObject } from '../json/json-value';
 import { Reporter, readBool, readEnvMap, readPassthrough, readPositive, readString, readStringList, readText, resolvePath } from './field-readers';
@@ -7,6 +7,7 @@ import { toolNameProblem } from './naming-rules';
 import { parseParams } from './parse-params';
 import { curlCommand, curlQuotesUrl } from './curl';
 import { parseFnTarget } from './fn-target';
+import { readSandbox } from './sandbox-field';
 import { unquotedParams } from './template-lint';
 import { checkTemplate } from '../template/render';
 import { templateVariables } from '../template/variables';
@@ -18,12 +19,14 @@ export interface FileDefaults {
   env: Record<string, string>;
   /** Absolute. */
   envFile?: string;
+  /** The file's `sandbox:`, paths resolved against its folder. */
+  sandbox?: SandboxSetting;
 }
 
 const TOOL_FIELDS = new Set([
   'name', 'description', 'example', 'groups', 'group', 'params', 'parameters', 'exec', 'curl', 'fn', 'python',
   'stdin', 'cwd', 'env', 'env_file', 'env_passthrough', 'timeout', 'limits', 'transform', 'cache_ttl', 'pty', 'returns',
-  'return_type', 'annotations',
+  'return_type', 'annotations', 'sandbox',
 ]);
 const ANNOTATION_HINTS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const;
 const LIMIT_FIELDS = ['timeout', 'mem_mb', 'cpu_sec', 'fsize_mb', 'nofile'] as const;
@@ -54,6 +57,8 @@ export function parseTool(
   const paramsDeclared = v[paramsField] !== undefined;
   const params = parseParams(r, v[paramsField], [paramsField]);
   const f = readFields(r, v, defaults);
+  const sandbox = v.sandbox !== undefined && v.sandbox !== null ? readSandbox(r, v.sandbox, dir) : defaults.sandbox;
+  checkJsSandbox(r, what, sandbox, v.sandbox !== undefined && v.sandbox !== null);
   const command = what.kind === 'exec' ? what.body : what.kind === 'curl' && what.body ? curlCommand(what.body, f.stdin) : undefined;
   checkTemplates(r, what, command, f.transform, params, paramsDeclared);
   checkFnFields(r, what, f.python, paramsDeclared);
@@ -71,6 +76,7 @@ export function parseTool(
   if (f.pty !== undefined) base.pty = f.pty;
   if (f.returns !== undefined) base.returns = f.returns;
   if (f.annotations) base.annotations = f.annotations;
+  if (sandbox !== undefined) base.sandbox = sandbox;
   return { ...(buildTool(base, what, command, f.python, dir, paramsDeclared) ?? {}), diagnostics: r.diagnostics };
 }
 
@@ -167,6 +173,17 @@ function checkFnFields(r: Reporter, { kind, fnTarget }: WhatRuns, python: string
   if (typeof fnTarget === 'object' && fnTarget.language === 'js' && !paramsDeclared) {
     r.error("JavaScript fn tools must declare 'params' (JavaScript has no runtime types; use 'params: []' for none)", ['fn']);
   }
+}
+
+/**
+ * JavaScript fn tools run as worker threads of the server itself, so no OS
+ * sandbox can hold them: one that asks for a sandbox does not load.
+ */
+function checkJsSandbox(r: Reporter, { fnTarget }: WhatRuns, sandbox: SandboxSetting | undefined, ownField: boolean): void {
+  if (sandbox === undefined || sandbox === false) return;
+  if (typeof fnTarget !== 'object' || fnTarget.language !== 'js') return;
+  const from = ownField ? "'sandbox'" : "the file's 'sandbox'";
+  r.error(`asks for a sandbox (${from}), but JavaScript fn tools run as worker threads inside the server and cannot be sandboxed; use a Python or exec tool, or set 'sandbox: false' on this tool`, ownField ? ['sandbox'] : ['fn']);
 }
 
 function buildTool(base: ToolBase, { fnTarget, body }: WhatRuns, command: string | undefined, python: string | undefined, dir: string, paramsDeclared: boolean): { tool: ToolDef } | undefined {

@@ -41,6 +41,21 @@ export interface ToolAnnotations {
   openWorldHint?: boolean;
 }
 
+/**
+ * A tool's own sandbox (`sandbox:` as a mapping), paths absolute. What it
+ * leaves out takes the default profile's value (runtime: core/sandbox/).
+ */
+export interface SandboxSpec {
+  /** Visible read-only; absent: the catalog folder. */
+  read?: string[];
+  /** Visible and writable; `$TMPDIR` names the sandbox's private /tmp. */
+  write?: string[];
+  network?: boolean;
+}
+
+/** `sandbox:` of a tool or file: off, the default profile, or a profile of its own. */
+export type SandboxSetting = false | 'default' | SandboxSpec;
+
 export interface ToolBase {
   /** groups joined by '.', public/admin first, then name. */
   key: string;
@@ -69,6 +84,8 @@ export interface ToolBase {
   returns?: string;
   /** MCP tool annotations for the tool offered as a tool of its own. */
   annotations?: ToolAnnotations;
+  /** `sandbox:` (the tool's, else its file's); absent: the server's setting decides. */
+  sandbox?: SandboxSetting;
   source: SourceLocation;
   /** Absolute folder of the catalog file the tool came from. */
   catalogDir: string;

@@ -19,6 +19,7 @@ import { PtySpawnError, runChild, type ChildResult, type PtyModule, type RunMode
 import { cleanTerminalText } from './terminal-text';
 import type { PreparedRun, RunContext, RunOutcome, RunShape, ToolExecutor } from '../tool-run/contract';
 import type { ServerSecrets } from '../secrets';
+import { Sandbox, type SandboxedStart } from '../sandbox/sandbox';
 
 export interface ExecExecutorOptions {
   /**
@@ -38,6 +39,8 @@ export interface ExecExecutorOptions {
   killGraceMs?: number;
   /** Loads node-pty (tests inject a failing loader to exercise the fallback). */
   loadPty?: () => PtyModule;
+  /** Who runs sandboxed and how (default: only tools whose catalog asks for it). */
+  sandbox?: Sandbox;
 }
 
 interface Prepared {
@@ -50,6 +53,8 @@ interface Prepared {
   toolEnv: ToolEnv;
   mode: RunMode;
   pty?: PtyModule;
+  /** The tool's sandbox, when it has one. */
+  boxed?: SandboxedStart;
 }
 
 interface RunHandle {
@@ -71,6 +76,7 @@ export class ExecExecutor implements ToolExecutor {
   private readonly defaultMode: RunMode;
   private readonly killGraceMs: number;
   private readonly loadPty: () => PtyModule;
+  private readonly sandbox: Sandbox;
   private readonly running = new Set<RunHandle>();
   /** undefined: not tried yet; null: could not be loaded. */
   private pty: PtyModule | null | undefined;
@@ -82,6 +88,7 @@ export class ExecExecutor implements ToolExecutor {
     this.defaultMode = opts.defaultMode;
     this.killGraceMs = opts.killGraceMs ?? 1000;
     this.loadPty = opts.loadPty ?? loadNodePty;
+    this.sandbox = opts.sandbox ?? new Sandbox({ hidden: this.server.secrets.files ?? [] });
   }
 
   describe(tool: ToolDef, params: Record<string, unknown>): RunShape {
@@ -103,7 +110,15 @@ export class ExecExecutor implements ToolExecutor {
     }
     // Last: the environment may hold a temporary file, which the run removes.
     const toolEnv = buildToolEnv(tool, ctx.store, this.server);
-    const prep: Prepared = { tool, params, ctx, args, env: toolEnv.env, toolEnv, mode, ...(pty ? { pty } : {}) };
+    let boxed: SandboxedStart | undefined;
+    try {
+      boxed = this.sandbox.prepare(tool, { env: toolEnv.env, ...(tool.cwd !== undefined ? { cwd: tool.cwd } : {}) });
+    } catch (e) {
+      toolEnv.dispose();
+      throw e;
+    }
+    const env = boxed?.env ?? toolEnv.env;
+    const prep: Prepared = { tool, params, ctx, args, env, toolEnv, mode, ...(pty ? { pty } : {}), ...(boxed ? { boxed } : {}) };
     return { command: shown, mode, start: () => this.start(prep) };
   }
 
@@ -222,6 +237,7 @@ export class ExecExecutor implements ToolExecutor {
       ...(run.cwd !== undefined ? { cwd: run.cwd } : {}),
       ...(run.stdin !== undefined ? { stdin: run.stdin } : {}),
       ...(run.onOutput ? { onOutput: run.onOutput } : {}),
+      ...(prep.boxed ? { wrap: prep.boxed.wrap } : {}),
     };
     try {
       return await runChild(spec);

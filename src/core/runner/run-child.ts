@@ -33,6 +33,8 @@ export interface ChildSpec {
   /** Abort = stop the run: the whole process tree is killed. */
   signal: AbortSignal;
   onOutput?: (stream: 'stdout' | 'stderr', data: string) => void;
+  /** The sandbox's wrapper of the command (sandbox/sandbox.ts); absent: /bin/sh runs as it is. */
+  wrap?: (file: string, args: readonly string[]) => { file: string; args: string[] };
 }
 
 export interface ChildResult {
@@ -64,9 +66,15 @@ function signalNumber(name: NodeJS.Signals | null): number | null {
   return name ? (constants.signals[name] ?? null) : null;
 }
 
+/** What is started: /bin/sh with these arguments, inside the sandbox when there is one. */
+function launch(spec: ChildSpec, args: string[]): { file: string; args: string[] } {
+  return spec.wrap ? spec.wrap('/bin/sh', args) : { file: '/bin/sh', args };
+}
+
 function runWithPipes(spec: ChildSpec): Promise<ChildResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn('/bin/sh', spec.args, {
+    const run = launch(spec, spec.args);
+    const child = spawn(run.file, run.args, {
       cwd: spec.cwd,
       env: spec.env,
       detached: true, // own session and process group: pid = pgid
@@ -143,7 +151,9 @@ function runInPty(spec: ChildSpec): Promise<ChildResult> {
   return new Promise((resolve, reject) => {
     let term: ReturnType<PtyModule['spawn']>;
     try {
-      term = pty.spawn('/bin/sh', drainedShellArgs(token, spec.args), {
+      // The whole drain script runs inside the sandbox: the terminal is the tool's own.
+      const run = launch(spec, drainedShellArgs(token, spec.args));
+      term = pty.spawn(run.file, run.args, {
         name: spec.env.TERM ?? 'xterm-256color',
         cols: PTY_COLS,
         rows: PTY_ROWS,

@@ -23,6 +23,7 @@ import type { PreparedRun, RunContext, RunOutcome, ToolExecutor, ToolRuns } from
 import { DEFAULT_FN_TIMEOUT_SEC, timeLimitOf } from '../tool-run/time-limit';
 import type { ServerSecrets } from '../secrets';
 import { DEFAULT_MAX_OUTPUT_BYTES } from './capped-output';
+import { Sandbox } from '../sandbox/sandbox';
 
 export interface ToolRunnerOptions {
   /** The server's environment, the source of a transform's base (default process.env). */
@@ -39,6 +40,8 @@ export interface ToolRunnerOptions {
   fnTimeoutSec?: number;
   /** Time source of cache expiry and of events (tests). */
   clock?: Clock;
+  /** Who runs sandboxed: a transform runs in its tool's sandbox (default: only tools whose catalog asks). */
+  sandbox?: Sandbox;
 }
 
 export class ToolRunner {
@@ -48,6 +51,7 @@ export class ToolRunner {
   private readonly fnTimeoutSec: number;
   private readonly clock: Clock;
   private readonly cache: ResultCache;
+  private readonly sandbox: Sandbox;
   private readonly transforms = new Set<(r: StopReason) => void>();
   private disposed = false;
 
@@ -58,6 +62,7 @@ export class ToolRunner {
     this.fnTimeoutSec = opts.fnTimeoutSec ?? DEFAULT_FN_TIMEOUT_SEC;
     this.clock = opts.clock ?? systemClock;
     this.cache = new ResultCache(opts.cacheMaxEntries ?? 256, this.clock);
+    this.sandbox = opts.sandbox ?? new Sandbox({ hidden: this.server.secrets.files ?? [] });
   }
 
   /** The executor with this runner's checks, events, cache and transform around it. */
@@ -125,11 +130,14 @@ export class ToolRunner {
   private async transform(tool: ToolDef, script: string, outcome: RunOutcome, ctx: RunContext, report: RunReport): Promise<RunOutcome> {
     const input = tool.kind === 'fn' ? pyJsonDumps(outcome.value) : outcome.stdout;
     const toolEnv = buildToolEnv(tool, ctx.store, this.server);
-    const env = toolEnv.env;
+    let env = toolEnv.env;
     const left = ctx.timeoutSec !== undefined ? Math.max(0, ctx.timeoutSec * 1000 - report.elapsedMs()) : undefined;
     const stop = new RunStop(ctx.signal, left);
     this.transforms.add(stop.halt);
     try {
+      // In the tool's own sandbox: a transform is part of its tool.
+      const boxed = this.sandbox.prepare(tool, { env, ...(tool.cwd !== undefined ? { cwd: tool.cwd } : {}) });
+      if (boxed) env = boxed.env;
       const t = await runChild({
         mode: 'pipe',
         args: limitedShellArgs(tool.limits, script),
@@ -139,6 +147,7 @@ export class ToolRunner {
         killGraceMs: this.killGraceMs,
         signal: stop.signal,
         ...(tool.cwd !== undefined ? { cwd: tool.cwd } : {}),
+        ...(boxed ? { wrap: boxed.wrap } : {}),
       });
       return transformed(tool, outcome, t, stop.reason, env, report.elapsedMs(), ctx.timeoutSec);
     } catch (e) {
