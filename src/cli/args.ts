@@ -34,6 +34,8 @@ export interface ServeArgs {
   /** Idle limit and caps of MCP sessions (HTTP). */
   mcpSessions: McpSessionLimits;
   expose: ExposeMode;
+  /** 'default': every tool without `sandbox: false` runs in the default sandbox. */
+  sandbox: 'off' | 'default';
 }
 
 export class UsageError extends Error {}
@@ -76,6 +78,11 @@ export const USAGE = `Usage: mcc serve [options]
   --expose MODE         how agents see the catalog: catalog (search, describe_tools,
                         execute; the default), direct (each tool as its own MCP
                         tool), both, or auto (both up to 50 tools, else catalog)
+  --sandbox MODE        default: run every tool that does not say 'sandbox: false'
+                        in the default sandbox (bubblewrap, Linux: its catalog
+                        folder read-only, system folders, a private /tmp, no
+                        network, no other processes); off (the default): only
+                        tools whose catalog asks for a sandbox
 
 The owner's bearer token is $MCC_TOKEN, or a new random one printed at start.
 Compiled code and parsed catalogs are cached in $MCC_CACHE_DIR (default
@@ -113,6 +120,7 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
         'mcp-sessions-anonymous': { type: 'string' },
         'mcp-sessions-max': { type: 'string' },
         expose: { type: 'string' },
+        sandbox: { type: 'string' },
       },
     });
   } catch (e) {
@@ -153,7 +161,14 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
       total: int(v['mcp-sessions-max'] ?? String(DEFAULT_SESSION_LIMITS.total), '--mcp-sessions-max', 1, 1_000_000),
     },
     expose: exposeMode(v.expose),
+    sandbox: sandboxMode(v.sandbox),
   };
+}
+
+function sandboxMode(text: string | undefined): 'off' | 'default' {
+  if (text === undefined || text === 'off') return 'off';
+  if (text === 'default') return 'default';
+  throw new UsageError(`--sandbox takes default or off, got '${text}'`);
 }
 
 function exposeMode(text: string | undefined): ExposeMode {

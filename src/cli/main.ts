@@ -1,4 +1,5 @@
 // `mcc serve`: the headless runtime for any MCP client, and for tests.
+import { resolve } from 'node:path';
 import { parseServeArgs, UsageError, USAGE, type ServeArgs } from './args';
 import { stderrLogger, runEventLogger } from './stderr-logger';
 import { AuthConfigError, newToken } from '../core/http/authenticator';
@@ -16,6 +17,16 @@ export interface CliHooks {
   onReady?: () => void;
   /** What the code cache gave this start (logged with MCC_DEBUG=1). */
   codeCache?: string;
+}
+
+/** The users file (tokens) and the SQLite store (every bucket): no tool sandbox shows them, even under a read path. */
+function secretFiles(args: ServeArgs): string[] {
+  const out = args.users ? [resolve(args.users)] : [];
+  if (args.store.kind === 'sqlite') {
+    const db = resolve(args.store.path);
+    out.push(db, `${db}-wal`, `${db}-shm`);
+  }
+  return out;
 }
 
 async function serve(args: ServeArgs, hooks: CliHooks): Promise<void> {
@@ -50,12 +61,14 @@ async function serve(args: ServeArgs, hooks: CliHooks): Promise<void> {
         ...(args.maxOutputBytes ? { maxOutputBytes: args.maxOutputBytes } : {}),
         logger,
         expose: args.expose,
+        sandbox: args.sandbox,
         execMode: args.pty ? 'pty' : 'pipe',
         events: runEventLogger(logger),
         onAudit: (a) => logger.info(formatAuditLine(a)),
       },
       owner: { token, principal: owner },
       ...(users ? { users } : {}),
+      secretFiles: secretFiles(args),
       transport: args.stdio
         ? { kind: 'stdio', ...(args.sessionKey ? { sessionKey: args.sessionKey } : {}) }
         : { kind: 'http', host: args.host, port: args.port, sessions: args.mcpSessions, stateless: args.stateless },

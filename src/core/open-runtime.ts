@@ -13,6 +13,9 @@ import { FnToolResolver } from './fn/fn-tool-resolver';
 import { scrubbingEvents, scrubbingLogger, type ServerSecrets } from './secrets';
 import { ToolRunner } from './runner/tool-runner';
 import type { ExposeMode } from './expose';
+import { Sandbox } from './sandbox/sandbox';
+import type { ServerSandbox } from './sandbox/profile';
+import type { ProbeOptions } from './sandbox/probe';
 
 export interface OpenRuntimeOptions {
   storage: SessionStorage;
@@ -39,6 +42,10 @@ export interface OpenRuntimeOptions {
    * watches each run in a terminal).
    */
   execMode: RunMode;
+  /** 'default': every tool without `sandbox: false` runs in a sandbox (see sandbox/); default 'off'. */
+  sandbox?: ServerSandbox;
+  /** Where bwrap is found (tests: a PATH without it). */
+  sandboxProbe?: ProbeOptions;
 }
 
 export interface OpenedRuntime {
@@ -60,14 +67,17 @@ export async function openRuntime(o: OpenRuntimeOptions): Promise<OpenedRuntime>
   const logger = o.logger ? scrubbingLogger(o.logger, secrets) : undefined;
   const hostOpts = { secrets, ...(logger ? { logger } : {}), ...(o.baseEnv ? { baseEnv: o.baseEnv } : {}) };
   const output = o.maxOutputBytes ? { maxOutputBytes: o.maxOutputBytes } : {};
-  const exec = new ExecExecutor({ ...hostOpts, ...output, defaultMode: o.execMode });
-  const fn = new FnExecutor(hostOpts);
+  // One policy for every kind of run: exec, transform, Python.
+  const sandbox = new Sandbox({ server: o.sandbox ?? 'off', hidden: secrets.files ?? [], ...(o.sandboxProbe ? { probe: o.sandboxProbe } : {}) });
+  const exec = new ExecExecutor({ ...hostOpts, ...output, defaultMode: o.execMode, sandbox });
+  const fn = new FnExecutor({ ...hostOpts, sandbox });
   // One runner for both kinds: transform and cache_ttl work alike for exec and fn tools.
-  const kit = new ToolRunner({ secrets, ...(o.baseEnv ? { baseEnv: o.baseEnv } : {}), ...output, ...(o.clock ? { clock: o.clock } : {}) });
+  const kit = new ToolRunner({ secrets, sandbox, ...(o.baseEnv ? { baseEnv: o.baseEnv } : {}), ...output, ...(o.clock ? { clock: o.clock } : {}) });
   const runtime = new Runtime({
     store,
     executors: { exec: kit.wrap(exec), fn: kit.wrap(fn) },
     secrets,
+    sandbox,
     ...(logger ? { logger } : {}),
     ...(o.clock ? { clock: o.clock } : {}),
     ...(o.events ? { events: scrubbingEvents(o.events, secrets) } : {}),

@@ -16,6 +16,7 @@ import { BucketVariables } from './call/bucket-variables';
 import { CallPipeline } from './call/call-pipeline';
 import { CallerCatalog } from './call/caller-catalog';
 import { RunningCalls } from './call/running-calls';
+import type { Sandbox } from './sandbox/sandbox';
 
 export type { AuditEntry } from './call/audit-entry';
 export type { CallOptions } from './call/call-pipeline';
@@ -34,6 +35,8 @@ export interface RuntimeOptions {
   gate?: () => string | undefined;
   /** How agents see the catalog (default 'catalog'); see expose.ts. */
   expose?: ExposeMode;
+  /** Who runs sandboxed, as describe_tools and the audit line show it (the executors enforce it). */
+  sandbox?: Sandbox;
 }
 
 export class Runtime {
@@ -59,7 +62,13 @@ export class Runtime {
       clock,
       logger,
       events: opts.events ?? nullEventSink,
+      ...(opts.sandbox ? { sandboxOf: (t) => opts.sandbox?.label(t) ?? 'off' } : {}),
     });
+  }
+
+  /** Who runs sandboxed (absent: only tools whose catalog asks, with default options). */
+  get sandbox(): Sandbox | undefined {
+    return this.opts.sandbox;
   }
 
   get store(): SessionStoreApi {

@@ -63,7 +63,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<MccApi
 
   // The identity keys shown (`tools`) follow the catalog, so a reload refreshes the view too.
   const sessions = new SessionsTree(server, sessionKey, () => trust.trusted, catalog.onDidChange);
-  const tools = new ToolsTree(catalog, () => trust.trusted);
+  const tools = new ToolsTree(catalog, () => trust.trusted, () => settings().sandbox);
   const status = new StatusBar(server, catalog, () => trust.trusted);
   const documents = new ValueDocuments(server);
   sub(sessions, tools, status, documents);

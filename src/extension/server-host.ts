@@ -147,11 +147,14 @@ export class ServerHost {
           onAudit: this.opts.onAudit,
           gate: this.opts.gate,
           expose: s.expose,
+          sandbox: s.sandbox,
           // The user watches runs live in the editor's terminals.
           execMode: 'pty',
         },
         owner: { token: this.token, principal: s.owner },
         ...(users ? { users } : {}),
+        // The users file holds tokens: no tool sandbox shows it, even inside the workspace.
+        ...(users && s.usersFile ? { secretFiles: [this.opts.resolvePath(s.usersFile)] } : {}),
         transport: {
           kind: 'http',
           host: '127.0.0.1',

@@ -26,6 +26,8 @@ export interface Settings {
   mcpSessionIdleSeconds: number;
   /** mcc.tools.expose: how agents see the catalog (applied live, no restart). */
   expose: ExposeMode;
+  /** mcc.sandbox: 'default' runs every tool without `sandbox: false` in the default sandbox. */
+  sandbox: 'off' | 'default';
 }
 
 /** Settings whose change needs the server (runtime + HTTP) to be reopened. */
@@ -36,6 +38,7 @@ export const SERVER_SETTINGS = [
   'mcc.usersFile',
   'mcc.session',
   'mcc.runner',
+  'mcc.sandbox',
 ] as const;
 
 export function osUserName(): string {
@@ -70,6 +73,7 @@ export function readSettings(c: ConfigLike, defaultUser: () => string = osUserNa
     perRun: c.get('terminal.perRun') === true,
     mcpSessionIdleSeconds: idleSeconds(c.get('server.mcpSessionIdleSeconds')),
     expose: parseExposeMode(c.get('tools.expose')) ?? 'auto',
+    sandbox: c.get('sandbox') === 'default' ? 'default' : 'off',
   };
 }
 

@@ -3,6 +3,7 @@
 import { formatParamLines, formatParamList, returnType } from '../core/catalog/signature';
 import type { ToolDef } from '../core/catalog/types';
 import type { Collapsible } from './sessions-model';
+import { describeProfile, profileOf, type ServerSandbox } from '../core/sandbox/profile';
 
 export interface GroupNode {
   kind: 'group';
@@ -50,13 +51,13 @@ export function toolGroups(tools: Iterable<ToolDef>): GroupNode[] {
     }));
 }
 
-export function toolNodes(group: GroupNode): ToolNode[] {
+export function toolNodes(group: GroupNode, sandbox: ServerSandbox = 'off'): ToolNode[] {
   return group.tools.map((t) => ({
     kind: 'tool' as const,
     id: `t:${t.key}`,
     label: t.name,
-    description: firstLine(t.description),
-    tooltip: toolTooltip(t),
+    description: sandboxMark(t, sandbox) + firstLine(t.description),
+    tooltip: toolTooltip(t, sandbox),
     contextValue: 'mcc.tool' as const,
     icon: t.kind === 'fn' ? 'symbol-method' : 'terminal',
     tool: t,
@@ -68,8 +69,10 @@ export function toolNodes(group: GroupNode): ToolNode[] {
  * in `search`, without its `##`), the params as a list, then the catalog's
  * description as the author wrote it (Markdown), and the example as code.
  */
-export function toolTooltip(tool: ToolDef): string {
+export function toolTooltip(tool: ToolDef, sandbox: ServerSandbox = 'off'): string {
   const parts = [fence(`${tool.key} ${formatParamList(tool)} -> ${returnType(tool)}`)];
+  const boxed = sandboxLine(tool, sandbox);
+  if (boxed) parts.push(boxed);
   const params = formatParamLines(tool);
   if (params.length) parts.push(params.join('\n'));
   const desc = tool.description.trim();
@@ -77,6 +80,16 @@ export function toolTooltip(tool: ToolDef): string {
   const example = tool.example?.trim();
   if (example) parts.push(`Example:\n${fence(example)}`);
   return parts.join('\n\n');
+}
+
+/** The tool's sandbox in words, when it has one (the server's setting applies to tools that say nothing). */
+export function sandboxLine(tool: ToolDef, sandbox: ServerSandbox): string | undefined {
+  const p = profileOf(tool, sandbox);
+  return p ? `Runs in a ${describeProfile(p)}` : undefined;
+}
+
+function sandboxMark(tool: ToolDef, sandbox: ServerSandbox): string {
+  return profileOf(tool, sandbox) ? '[sandbox] ' : '';
 }
 
 /** A code block whose fence no line of the text can close. */

@@ -17,6 +17,8 @@ export class ToolsTree implements vscode.TreeDataProvider<ToolsNode>, vscode.Dis
   constructor(
     private readonly catalog: CatalogController,
     private readonly trusted: () => boolean,
+    /** mcc.sandbox: what tools that say nothing get. */
+    private readonly sandbox: () => 'off' | 'default' = () => 'off',
   ) {
     this.view = vscode.window.createTreeView(TOOLS_VIEW, { treeDataProvider: this, showCollapseAll: true });
     this.subs.push(this.view, this.changed, catalog.onDidChange(() => this.refresh()));
@@ -40,7 +42,7 @@ export class ToolsTree implements vscode.TreeDataProvider<ToolsNode>, vscode.Dis
 
   getChildren(node?: ToolsNode): ToolsNode[] {
     if (!node) return toolGroups(this.catalog.catalog.tools.values());
-    return node.kind === 'group' ? toolNodes(node) : [];
+    return node.kind === 'group' ? toolNodes(node, this.sandbox()) : [];
   }
 
   getTreeItem(n: ToolsNode): vscode.TreeItem {

@@ -19,6 +19,8 @@ export interface AuditEntry {
   error?: string;
   /** The client's name as it introduced itself (bounded). */
   client?: string;
+  /** The sandbox an execute ran in: its default profile or the tool's own (absent: none). */
+  sandbox?: 'default' | 'tool';
 }
 
 /** Params longer than this (as JSON) are cut in the log line. */
@@ -29,12 +31,13 @@ export function shortBucketKey(key: string): string {
   return key.length <= 10 ? key : `${key.slice(0, 8)}…`;
 }
 
-/** user, bucket key, tool key, masked params, code, error, duration and client; every field escaped. */
+/** user, bucket key, tool key, masked params, code, error, duration, sandbox and client; every field escaped. */
 export function formatAuditLine(a: AuditEntry, bucketLabel: (key: string) => string = shortBucketKey): string {
   const err = a.error ? ` (${logField(a.error, 300)})` : '';
   const client = a.client !== undefined ? ` client=${jsonForLog(a.client, 250)}` : '';
+  const sandbox = a.sandbox !== undefined ? ` sandbox=${a.sandbox}` : '';
   return (
     `call ${logField(a.user)} bucket=${logField(bucketLabel(a.bucketKey))} ${logField(a.toolKey)} ` +
-    `${jsonForLog(a.params, PARAMS_IN_LINE)} -> ${a.code}${err} in ${a.durationMs} ms${client}`
+    `${jsonForLog(a.params, PARAMS_IN_LINE)} -> ${a.code}${err} in ${a.durationMs} ms${sandbox}${client}`
   );
 }

@@ -27,6 +27,8 @@ export interface FinishedCall {
   /** The run's code; 0 for a successful call that ran nothing; 'error' when nothing ran. */
   code: number | 'error';
   clientName?: string;
+  /** The sandbox the run was in (execute only). */
+  sandbox?: 'default' | 'tool';
 }
 
 export class AuditTrail {
@@ -52,6 +54,7 @@ export class AuditTrail {
       code: call.code,
       ...(error ? { error: scrub(error) } : {}),
       ...(client !== undefined ? { client: scrub(client) } : {}),
+      ...(call.sandbox ? { sandbox: call.sandbox } : {}),
     };
     try {
       this.sink?.(entry);

@@ -50,6 +50,8 @@ interface Answered {
   params: Record<string, unknown>;
   /** The tool key, once known. */
   what?: string;
+  /** The sandbox the tool ran (or was to run) in. */
+  sandbox?: 'default' | 'tool';
 }
 
 export interface CallPipelineParts {
@@ -64,6 +66,8 @@ export interface CallPipelineParts {
   logger: Logger;
   /** The host's sink of every run's events. */
   events: RunEventSink;
+  /** The sandbox of a tool (sandbox/profile.ts); absent: none runs sandboxed. */
+  sandboxOf?: (tool: ToolDef) => 'off' | 'default' | 'tool';
 }
 
 export class CallPipeline {
@@ -81,7 +85,7 @@ export class CallPipeline {
       answered = { result: fail(`'${String(key)}' failed inside the runtime: ${message}`), code: 'error', params: {} };
     }
     const what = answered.what ?? (typeof key === 'string' ? key : 'execute');
-    this.parts.audit.record({ principal: p, bucketKey, what, params: answered.params, started, result: answered.result, code: answered.code, clientName: call.clientName });
+    this.parts.audit.record({ principal: p, bucketKey, what, params: answered.params, started, result: answered.result, code: answered.code, clientName: call.clientName, ...(answered.sandbox ? { sandbox: answered.sandbox } : {}) });
     return answered.result;
   }
 
@@ -93,7 +97,12 @@ export class CallPipeline {
 
   /** Every tool the principal may run (in all of `groups`), as key and description. */
   describeTools(p: Principal, bucketKey: string, groups?: string[], call: CallOptions = {}): Promise<ToolCallResult> {
-    return this.audited({ principal: p, bucketKey }, 'describe_tools', groups ? { groups } : {}, call, () => describeAnswer(this.parts.catalog.accessibleTools(p), groups));
+    return this.audited({ principal: p, bucketKey }, 'describe_tools', groups ? { groups } : {}, call, () =>
+      describeAnswer(this.parts.catalog.accessibleTools(p), groups, (t) => {
+        const s = this.parts.sandboxOf?.(t);
+        return s === undefined || s === 'off' ? undefined : s;
+      }),
+    );
   }
 
   /** One variable of the bucket (or identity key) as JSON. */
@@ -170,7 +179,8 @@ export class CallPipeline {
     if (!runs) return refused(`'${tool.key}' is a function tool, and this server has no function-tool runtime.`, masked, tool.key);
     if (this.parts.running.closing) return refused('The server is shutting down.', masked, tool.key);
     const answered = await this.runTool(scope, tool, runs, validated.params, call);
-    return { ...answered, params: masked, what: tool.key, ...(answered.code === 'error' ? { result: withRefusalDetails(answered.result) } : {}) };
+    const sandbox = this.parts.sandboxOf?.(tool);
+    return { ...answered, params: masked, what: tool.key, ...(sandbox && sandbox !== 'off' ? { sandbox } : {}), ...(answered.code === 'error' ? { result: withRefusalDetails(answered.result) } : {}) };
   }
 
   private async runTool(scope: CallScope, tool: ToolDef, runs: ToolRuns, params: Record<string, unknown>, call: CallOptions): Promise<Omit<Answered, 'params'>> {

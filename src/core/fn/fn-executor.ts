@@ -14,6 +14,8 @@ import { PythonPool } from './python/python-pool';
 import type { PythonRunHandle } from './python/python-process';
 import { serverEnv, type ServerEnv } from '../runner/env';
 import type { ServerSecrets } from '../secrets';
+import { Sandbox } from '../sandbox/sandbox';
+import { ToolInputError } from '../tool-run/errors';
 
 export interface FnExecutorOptions {
   logger?: Logger;
@@ -27,6 +29,8 @@ export interface FnExecutorOptions {
   pythonIdleSec?: number;
   /** How long a Python call waits for a busy warm process before it runs one-shot (ms). */
   pythonQueueWaitMs?: number;
+  /** Who runs sandboxed (default: only tools whose catalog asks for it). */
+  sandbox?: Sandbox;
 }
 
 
@@ -36,10 +40,12 @@ export class FnExecutor implements ToolExecutor {
   private readonly pool: WorkerPool;
   private readonly pythonPool: PythonPool;
   private readonly python = new Set<PythonRunHandle>();
+  private readonly sandbox: Sandbox;
 
   constructor(opts: FnExecutorOptions = {}) {
     this.logger = opts.logger ?? silentLogger;
     this.server = serverEnv(opts.baseEnv, opts.secrets);
+    this.sandbox = opts.sandbox ?? new Sandbox({ hidden: this.server.secrets.files ?? [] });
     const size = Math.max(1, opts.poolSize ?? Math.min(8, Math.max(2, availableParallelism())));
     const idle = opts.pythonIdleSec !== undefined ? { idleMs: opts.pythonIdleSec * 1000 } : {};
     // The same bound and idle exit for both: per user, warm workers and processes alike.
@@ -58,6 +64,12 @@ export class FnExecutor implements ToolExecutor {
 
   prepare(tool: ToolDef, params: Record<string, unknown>, ctx: RunContext): PreparedRun {
     if (tool.kind !== 'fn') throw new Error(`the function runtime cannot run ${tool.kind} tool '${tool.key}'`);
+    // Catalogs cannot ask this (a load error); the server's setting can.
+    if (tool.language === 'js' && this.sandbox.profileOf(tool)) {
+      throw new ToolInputError(
+        `'${tool.key}' would run in a sandbox (the server sandboxes every tool), but JavaScript fn tools run as worker threads inside the server and cannot be sandboxed; set 'sandbox: false' on it to run it unsandboxed`,
+      );
+    }
     return { ...this.describe(tool), start: () => this.start(tool, params, ctx) };
   }
 
@@ -68,7 +80,7 @@ export class FnExecutor implements ToolExecutor {
     const outcome =
       tool.language === 'js'
         ? await callJsTool(this.pool, tool, params, ctx, { server: this.server, timeoutSec }, t0)
-        : await callPythonTool(tool, params, ctx, { server: this.server, timeoutSec, track: (h) => this.track(h), pool: this.pythonPool }, t0);
+        : await callPythonTool(tool, params, ctx, { server: this.server, timeoutSec, track: (h) => this.track(h), pool: this.pythonPool, sandbox: this.sandbox }, t0);
     if (outcome.code !== 0) this.logger.debug(`fn tool '${tool.key}' ended with code ${outcome.code}`);
     return outcome;
   }

@@ -12,8 +12,12 @@ export function searchAnswer(tools: readonly ToolDef[], query: string, opts: Sea
   return ok(body + more);
 }
 
-export function describeAnswer(tools: readonly ToolDef[], groups: string[] = []): ToolCallResult {
+export function describeAnswer(tools: readonly ToolDef[], groups: string[] = [], sandboxOf?: (t: ToolDef) => string | undefined): ToolCallResult {
   const wanted = tools.filter((t) => groups.every((g) => t.groups.includes(g)));
   if (wanted.length === 0) return ok(`No tools you can run${groups.length ? ` in groups ${groups.join(', ')}` : ''}.`);
-  return ok(wanted.map((t) => `## ${t.key}\n${t.description}`.trimEnd()).join('\n\n'));
+  const sandbox = (t: ToolDef): string => {
+    const s = sandboxOf?.(t);
+    return s ? `Sandbox: ${s}\n` : '';
+  };
+  return ok(wanted.map((t) => `## ${t.key}\n${sandbox(t)}${t.description}`.trimEnd()).join('\n\n'));
 }

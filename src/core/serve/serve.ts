@@ -39,6 +39,8 @@ export interface ServeOptions {
   runtime: Omit<OpenRuntimeOptions, 'secrets'> & { secrets?: OpenRuntimeOptions['secrets'] };
   owner: { token: string; principal: Principal };
   users?: UsersConfig;
+  /** Files that hold the server's secrets (the users file): no tool sandbox shows them. */
+  secretFiles?: string[];
   transport: HttpTransportOptions | StdioTransportOptions;
   /** Runs once the runtime is open, before anything is served (e.g. loads the catalog). */
   prepare?: (opened: OpenedRuntime) => Promise<void> | void;
@@ -69,7 +71,7 @@ export async function startServing(o: ServeOptions): Promise<RunningServer> {
   // Before anything opens: a bad owner or users file is the caller's error to report.
   const authenticator = new Authenticator(o.owner, o.users);
   // The owner's token and the users file's are the server's secrets: no tool or log line gets them.
-  const secrets = o.runtime.secrets ?? serverSecrets({ ownerToken: o.owner.token, ...(o.users ? { users: o.users } : {}), env: process.env });
+  const secrets = o.runtime.secrets ?? serverSecrets({ ownerToken: o.owner.token, ...(o.users ? { users: o.users } : {}), env: process.env, ...(o.secretFiles ? { files: o.secretFiles } : {}) });
   const opened = await openRuntime({ ...o.runtime, secrets });
   const { runtime, store } = opened;
   let served: Served;

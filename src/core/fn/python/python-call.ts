@@ -4,14 +4,19 @@
 // a subprocess of its own. Tools with Unix limits (mem_mb, cpu_sec, fsize_mb, nofile) always
 // get their own: a limit applies to a whole process and must never stay on
 // one that later serves other calls.
-import { statSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { constants } from 'node:os';
 import type { FnTool } from '../../catalog/types';
 import { ToolInputError } from '../../tool-run/errors';
 import { hasUnixLimits, memoryExitNote, signalNote } from '../../runner/limits';
 import { appendLine } from '../../runner/outcome-text';
 import type { RunContext, RunOutcome } from '../../tool-run/contract';
-import { pythonToolEnv, toolFolder, warmPartition } from '../fn-env';
+import { pythonToolEnv, toolFolder, warmPartition, withoutContextVars } from '../fn-env';
+import { pythonRunnerPath } from '../assets';
+import type { Sandbox } from '../../sandbox/sandbox';
+import { profileKey } from '../../sandbox/profile';
+import type { WarmSandbox } from './warm-key';
 import type { ServerEnv } from '../../runner/env';
 import { PrintedOutput } from '../printed-output';
 import { outcomeSince } from '../outcome';
@@ -29,6 +34,8 @@ export interface PythonCallSettings {
   track: (handle: PythonRunHandle) => () => void;
   /** Warm runners; without it every call starts an interpreter. */
   pool?: PythonPool;
+  /** Who runs sandboxed; absent: nobody. */
+  sandbox?: Sandbox;
 }
 
 type RunnerAnswer =
@@ -65,15 +72,17 @@ async function run(
   s: PythonCallSettings,
   where: { interpreter: string; cwd: string; env: Record<string, string>; onOutput: (stream: 'stdout' | 'stderr', data: string) => void },
 ): Promise<PythonRunResult> {
+  const boxes = sandboxesOf(tool, s.sandbox, where);
   const common = {
     ...where,
+    env: boxes?.oneShot.env ?? where.env,
     partition: warmPartition(ctx),
     request: { target: tool.target, kwargs: params, context: ctx.store },
     timeoutMs: s.timeoutSec * 1000,
     ...(ctx.signal ? { signal: ctx.signal } : {}),
   };
-  const oneShot = (): PythonRunHandle => startPython({ ...common, mode: 'execute', limits: tool.limits });
-  const handle = s.pool && !hasUnixLimits(tool.limits) ? s.pool.start(common, oneShot) : oneShot();
+  const oneShot = (): PythonRunHandle => startPython({ ...common, mode: 'execute', limits: tool.limits, ...(boxes ? { wrap: boxes.oneShot.wrap } : {}) });
+  const handle = s.pool && !hasUnixLimits(tool.limits) ? s.pool.start({ ...common, ...(boxes ? { sandbox: boxes.warm() } : {}) }, oneShot) : oneShot();
   const untrack = s.track(handle);
   try {
     return await handle.done;
@@ -82,6 +91,37 @@ async function run(
   } finally {
     untrack();
   }
+}
+
+/**
+ * The call's sandbox, when its tool has one: for a one-shot runner, and
+ * (made only when asked) for a warm one, which starts without the caller's
+ * MCC_CTX* and so without the store's file. The runner script and the
+ * interpreter's own prefix are visible read-only.
+ */
+function sandboxesOf(tool: FnTool, sandbox: Sandbox | undefined, where: { interpreter: string; cwd: string; env: Record<string, string> }) {
+  if (!sandbox?.profileOf(tool)) return undefined;
+  const extraRead = [dirname(pythonRunnerPath()), ...interpreterPrefixes(where.interpreter)];
+  const make = (env: Record<string, string>) => sandbox.prepare(tool, { env, cwd: where.cwd, extraRead });
+  const oneShot = make(where.env);
+  if (!oneShot) return undefined;
+  const warm = (): WarmSandbox => {
+    const w = make(withoutContextVars(where.env)) ?? oneShot;
+    return { key: profileKey(w.profile), wrap: w.wrap };
+  };
+  return { oneShot, warm };
+}
+
+/** bin/.. of the interpreter as named and as it really is (a venv, a pyenv version). */
+function interpreterPrefixes(interpreter: string): string[] {
+  const out = [dirname(dirname(interpreter))];
+  try {
+    out.push(dirname(dirname(realpathSync(interpreter))));
+  } catch {
+    // the start will say it is missing
+  }
+  // A prefix of / (python at /bin/python3) would show the whole host.
+  return [...new Set(out)].filter((p) => p !== '/' && p !== '');
 }
 
 function answerOf(

@@ -81,7 +81,7 @@ export class PythonPool {
    */
   start(spec: WarmCallSpec, oneShot: () => PythonRunHandle): PythonRunHandle {
     if (this.disposed || this.opts.maxSize <= 0) return oneShot();
-    const key = warmKey(spec.interpreter, spec.cwd, spec.env, spec.partition);
+    const key = warmKey(spec.interpreter, spec.cwd, spec.env, spec.partition, spec.sandbox?.key);
     return this.startNow(key, spec) ?? this.enqueue(key, spec, oneShot);
   }
 

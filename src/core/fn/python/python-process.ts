@@ -28,6 +28,8 @@ export interface PythonRunSpec {
   maxOutputBytes?: number;
   /** Unix limits (mem_mb, cpu_sec, ...), set by /bin/sh before it execs the interpreter. */
   limits?: Limits;
+  /** The sandbox's wrapper of the command, when the tool has one. */
+  wrap?: (file: string, args: readonly string[]) => { file: string; args: string[] };
 }
 
 export interface PythonRunResult {
@@ -54,7 +56,8 @@ const DRAIN_MS = 300;
 
 /** `done` rejects (ENOENT etc.) only when the interpreter cannot be started at all. */
 export function startPython(spec: PythonRunSpec): PythonRunHandle {
-  const [file, args] = commandLine(spec);
+  const [bare, bareArgs] = commandLine(spec);
+  const { file, args } = spec.wrap ? spec.wrap(bare, bareArgs) : { file: bare, args: bareArgs };
   const child = spawn(file, args, {
     cwd: spec.cwd,
     env: spec.env,

@@ -20,6 +20,13 @@ export interface WarmCallSpec {
   onOutput?: (stream: 'stdout' | 'stderr', data: string) => void;
   /** Output kept per stream (default 1 MiB). */
   maxOutputBytes?: number;
+  /** The tool's sandbox: its profile's key (one warm pool per profile) and the wrapper of the command. */
+  sandbox?: WarmSandbox;
+}
+
+export interface WarmSandbox {
+  key: string;
+  wrap: (file: string, args: readonly string[]) => { file: string; args: string[] };
 }
 
 /**
@@ -28,7 +35,7 @@ export interface WarmCallSpec {
  * never cross from one user, or one anonymous session, to another (buckets
  * never do either).
  */
-export function warmKey(interpreter: string, cwd: string, env: Record<string, string>, partition: string): string {
+export function warmKey(interpreter: string, cwd: string, env: Record<string, string>, partition: string, sandbox = 'none'): string {
   const fixed = Object.entries(withoutContextVars(env)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return createHash('sha256').update(JSON.stringify([interpreter, cwd, partition, fixed])).digest('hex');
+  return createHash('sha256').update(JSON.stringify([interpreter, cwd, partition, fixed, sandbox])).digest('hex');
 }

@@ -55,7 +55,10 @@ export class WarmProcess {
     private readonly onIdle: (p: WarmProcess) => void = () => undefined,
   ) {
     // -B: no __pycache__ litter in the tool's folder; -u: output events as printed.
-    this.child = spawn(first.interpreter, ['-B', '-u', pythonRunnerPath(), 'serve', '--result-fd', '3'], {
+    // In the tool's sandbox when it has one: the warm process lives there for good.
+    const args = ['-B', '-u', pythonRunnerPath(), 'serve', '--result-fd', '3'];
+    const run = first.sandbox ? first.sandbox.wrap(first.interpreter, args) : { file: first.interpreter, args };
+    this.child = spawn(run.file, run.args, {
       cwd: first.cwd,
       env: withoutContextVars(first.env),
       stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
