@@ -59,6 +59,9 @@ export function parseTool(
   const f = readFields(r, v, defaults);
   const sandbox = v.sandbox !== undefined && v.sandbox !== null ? readSandbox(r, v.sandbox, dir) : defaults.sandbox;
   checkJsSandbox(r, what, sandbox, v.sandbox !== undefined && v.sandbox !== null);
+  if (sandbox !== undefined && sandbox !== false && process.platform === 'darwin') {
+    r.warn("asks for a sandbox, which needs Linux (bubblewrap): on macOS this tool refuses to run; set 'sandbox: false' to run it unsandboxed", ['sandbox']);
+  }
   const command = what.kind === 'exec' ? what.body : what.kind === 'curl' && what.body ? curlCommand(what.body, f.stdin) : undefined;
   checkTemplates(r, what, command, f.transform, params, paramsDeclared);
   checkFnFields(r, what, f.python, paramsDeclared);
