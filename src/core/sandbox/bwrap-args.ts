@@ -90,7 +90,9 @@ function realOrUndefined(p: string): string | undefined {
 
 /** Whether a path is inside what the sandbox shows (for a clear error before bwrap's own). */
 export function isVisible(run: SandboxRun, path: string): boolean {
-  const shown = [...systemMounts().map((m) => m.dest), ...run.profile.read, ...run.profile.write, ...(run.extraRead ?? [])];
+  // /proc, /dev and /tmp are fresh: nothing of the host's shows below them.
+  if (path === '/tmp') return true;
+  const shown = [...systemMounts().filter((m) => m.shows).map((m) => m.dest), ...run.profile.read, ...run.profile.write, ...(run.extraRead ?? [])];
   return shown.some((s) => {
     const rel = relative(s, path);
     return rel === '' || (!rel.startsWith('..') && !rel.startsWith(sep));
