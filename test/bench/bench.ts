@@ -10,13 +10,14 @@ import { join } from 'node:path';
 import { calls } from './calls';
 import { fnTools } from './fn-tools';
 import { runBench, type BenchGroup } from './harness';
+import { sandbox } from './sandbox';
 import { storeConcurrency } from './store-concurrency';
 import { storeRoundTrip } from './store-roundtrip';
 import { startup } from './startup';
 import { storeWrites } from './store-writes';
 import { toolEnv } from './tool-env';
 
-export const GROUPS: BenchGroup[] = [calls, startup, fnTools, toolEnv, storeRoundTrip, storeWrites, storeConcurrency];
+export const GROUPS: BenchGroup[] = [calls, startup, fnTools, toolEnv, sandbox, storeRoundTrip, storeWrites, storeConcurrency];
 
 if (require.main === module) {
   // The servers it starts keep their caches in a folder of the run's own, not the user's.

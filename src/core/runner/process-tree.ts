@@ -95,12 +95,15 @@ function signalAll(pgid: number, pids: readonly number[], signal: NodeJS.Signals
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
+// The first looks come soon: what is already ending (a sandbox's init, which
+// outlives bwrap's monitor by a millisecond or two) is seen gone at once,
+// instead of after a whole 20 ms step.
 async function waitGone(pgid: number, pids: readonly number[], ms: number): Promise<boolean> {
   const until = Date.now() + ms;
-  for (;;) {
+  for (let step = 1; ; step = Math.min(20, step * 2)) {
     if (!groupAlive(pgid) && !pids.some(isAlive)) return true;
     if (Date.now() >= until) return false;
-    await sleep(20);
+    await sleep(step);
   }
 }
 

@@ -28,7 +28,7 @@ export function bwrapArgs(run: SandboxRun): string[] {
   if (!run.profile.network) args.push('--unshare-net');
   // Parents first (a stable sort keeps the system's order among equals), so a
   // path inside /tmp shows above the private /tmp, and /proc above a read of /.
-  const mounts = [...systemMounts(), ...userMounts(run)].sort((a, b) => depth(a.dest) - depth(b.dest));
+  const mounts = [...systemMounts(run.profile.network), ...userMounts(run)].sort((a, b) => depth(a.dest) - depth(b.dest));
   for (const m of mounts) args.push(...m.args);
   const shown = mounts.filter((m) => m.shows).map((m) => m.dest);
   for (const h of hiddenTargets(run.hidden, shown)) args.push(...cover(h));
@@ -92,7 +92,7 @@ function realOrUndefined(p: string): string | undefined {
 export function isVisible(run: SandboxRun, path: string): boolean {
   // /proc, /dev and /tmp are fresh: nothing of the host's shows below them.
   if (path === '/tmp') return true;
-  const shown = [...systemMounts().filter((m) => m.shows).map((m) => m.dest), ...run.profile.read, ...run.profile.write, ...(run.extraRead ?? [])];
+  const shown = [...systemMounts(run.profile.network).filter((m) => m.shows).map((m) => m.dest), ...run.profile.read, ...run.profile.write, ...(run.extraRead ?? [])];
   return shown.some((s) => {
     const rel = relative(s, path);
     return rel === '' || (!rel.startsWith('..') && !rel.startsWith(sep));

@@ -37,7 +37,7 @@ function probeNow(platform: NodeJS.Platform, o: ProbeOptions): SandboxSupport {
   const bwrap = o.bwrap ?? onPath('bwrap', o.path ?? process.env.PATH ?? '');
   if (!bwrap) return { ok: false, reason: 'bubblewrap (bwrap) is not on the PATH; install it: apt install bubblewrap (Debian, Ubuntu), dnf install bubblewrap (Fedora)' };
   const args = ['--die-with-parent', '--unshare-pid', '--unshare-net', '--unshare-ipc', '--unshare-uts'];
-  for (const m of systemMounts()) args.push(...m.args);
+  for (const m of systemMounts(false)) args.push(...m.args);
   const r = spawnSync(bwrap, [...args, '--', '/bin/true'], { encoding: 'utf8', timeout: 10_000, env: { PATH: '/usr/bin:/bin' } });
   if (r.error) return { ok: false, reason: `bubblewrap (${bwrap}) could not be started: ${r.error.message}; install it: apt install bubblewrap` };
   if (r.status === 0) return { ok: true, bwrap };
