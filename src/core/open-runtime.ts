@@ -85,5 +85,5 @@ export async function openRuntime(o: OpenRuntimeOptions): Promise<OpenedRuntime>
     ...(o.gate ? { gate: o.gate } : {}),
     ...(o.expose ? { expose: o.expose } : {}),
   });
-  return { runtime, store, fnResolver: new FnToolResolver(hostOpts) };
+  return { runtime, store, fnResolver: new FnToolResolver({ ...hostOpts, sandbox }) };
 }

@@ -19,6 +19,9 @@ import { buildToolEnv, serverEnv, type ServerEnv } from '../runner/env';
 import { lastLine } from '../runner/outcome-text';
 import { ToolInputError } from '../tool-run/errors';
 import { scrubSecrets, type ServerSecrets } from '../secrets';
+import { Sandbox } from '../sandbox/sandbox';
+import { profileKey } from '../sandbox/profile';
+import { pythonSandboxReads } from './python/python-call';
 
 export interface FnToolResolverOptions {
   /** The server's environment: PATH for finding interpreters, the base of each tool's environment (default process.env). */
@@ -30,6 +33,8 @@ export interface FnToolResolverOptions {
   introspectTimeoutSec?: number;
   /** Load each JavaScript module in a worker to check its export (default true). */
   checkJsExports?: boolean;
+  /** Who runs sandboxed: a sandboxed Python tool's module is imported inside its sandbox too. */
+  sandbox?: Sandbox;
 }
 
 const PARAM_TYPES = new Set<ParamType>(['str', 'int', 'float', 'bool', 'list', 'dict']);
@@ -42,12 +47,14 @@ export class FnToolResolver implements FnResolver {
   private readonly logger: Logger;
   private readonly timeoutMs: number;
   private readonly checkJs: boolean;
+  private readonly sandbox: Sandbox;
 
   constructor(opts: FnToolResolverOptions = {}) {
     this.server = serverEnv(opts.baseEnv, opts.secrets);
     this.logger = opts.logger ?? silentLogger;
     this.timeoutMs = (opts.introspectTimeoutSec ?? 60) * 1000;
     this.checkJs = opts.checkJsExports ?? true;
+    this.sandbox = opts.sandbox ?? new Sandbox({ hidden: this.server.secrets.files ?? [] });
   }
 
   async resolve(tools: FnTool[]): Promise<{ tools: FnTool[]; diagnostics: CatalogDiagnostic[] }> {
@@ -125,7 +132,8 @@ export class FnToolResolver implements FnResolver {
         outcomes.set(t, { error: (e as Error).message });
         continue;
       }
-      const key = JSON.stringify([interpreter, Object.entries(env).sort(([a], [b]) => (a < b ? -1 : 1))]);
+      // Tools of one runner share its sandbox too: an import runs the module's code.
+      const key = JSON.stringify([interpreter, Object.entries(env).sort(([a], [b]) => (a < b ? -1 : 1)), profileKey(this.sandbox.profileOf(t))]);
       const group = groups.get(key) ?? { interpreter, env, tools: [] };
       group.tools.push(t);
       groups.set(key, group);
@@ -164,7 +172,9 @@ export class FnToolResolver implements FnResolver {
     const scrub = (text: string): string => scrubSecrets(text, this.server.secrets);
     let answers: Map<string, Introspected>;
     try {
-      answers = await introspectBatch(interpreter, targets, env, toolFolder(tools[0]), this.timeoutMs);
+      const cwd = toolFolder(tools[0]);
+      const boxed = this.sandbox.prepare(tools[0], { env, cwd, extraRead: pythonSandboxReads(interpreter) });
+      answers = await introspectBatch(interpreter, targets, boxed?.env ?? env, cwd, this.timeoutMs, boxed?.wrap);
     } catch (e) {
       const message = scrub(e instanceof Error ? e.message : String(e));
       this.logger.warn(`Python introspection with ${interpreter} failed: ${message}`);

@@ -16,6 +16,8 @@ import { profileOf } from '../../../src/core/sandbox/profile';
 import { ToolInputError } from '../../../src/core/tool-run/errors';
 import type { FnTool } from '../../../src/core/catalog/types';
 import { call, execTool, tempDir } from './helpers';
+import { loadCatalog } from '../../../src/core/catalog/load';
+import { FnToolResolver } from '../../../src/core/fn/fn-tool-resolver';
 import { jsTool } from '../fn/helpers';
 
 const dirs: Array<{ cleanup: () => void }> = [];
@@ -135,5 +137,22 @@ void describe('who runs sandboxed', () => {
     assert.ok(typeof free.value === 'number' && free.value > 2, 'the unsandboxed runner sees the host PIDs');
     assert.equal(freeAgain.value, free.value, 'the unsandboxed warm process is reused by unsandboxed calls');
     await fn.dispose();
+  });
+
+  void test("a sandboxed Python tool's module is imported for introspection inside its sandbox too", async () => {
+    const outside = folder();
+    const module = `try:\n    open(${JSON.stringify(join(outside, 'imported'))}, "w").write("x")\nexcept Exception:\n    pass\ndef twice(x: int) -> int:\n    return 2 * x\n`;
+    const load = async (sandbox: string): Promise<string[]> => {
+      const dir = folder();
+      writeFileSync(join(dir, 'mod.py'), module);
+      writeFileSync(join(dir, 'tools.yaml'), `sandbox: ${sandbox}\ntools:\n  - fn: mod:twice\n    python: /usr/bin/python3\n`);
+      const c = await loadCatalog([join(dir, 'tools.yaml')], { env: {}, fnResolver: new FnToolResolver({ sandbox: new Sandbox() }) });
+      assert.deepEqual(c.diagnostics.filter((d) => d.severity === 'error'), []);
+      return c.tools.get('public.twice')?.params.map((p) => p.name) ?? [];
+    };
+    assert.deepEqual(await load('default'), ['x'], 'introspected inside the sandbox');
+    assert.equal(existsSync(join(outside, 'imported')), false, 'the import could not write outside');
+    assert.deepEqual(await load('false'), ['x']);
+    assert.equal(existsSync(join(outside, 'imported')), true, 'control: unsandboxed, the same import writes there');
   });
 });

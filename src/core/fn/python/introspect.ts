@@ -31,8 +31,9 @@ export async function introspectBatch(
   env: Record<string, string>,
   cwd: string,
   timeoutMs: number,
+  wrap?: (file: string, args: readonly string[]) => { file: string; args: string[] },
 ): Promise<Map<string, Introspected>> {
-  const run = startPython({ interpreter, mode: 'introspect', request: { targets }, cwd, env, timeoutMs });
+  const run = startPython({ interpreter, mode: 'introspect', request: { targets }, cwd, env, timeoutMs, ...(wrap ? { wrap } : {}) });
   const r = await run.done;
   if (r.stopped === 'timeout') throw new Error(`introspection with ${interpreter} took longer than ${timeoutMs / 1000}s (an import that never returns?)`);
   if (r.result === undefined) {

@@ -101,7 +101,7 @@ async function run(
  */
 function sandboxesOf(tool: FnTool, sandbox: Sandbox | undefined, where: { interpreter: string; cwd: string; env: Record<string, string> }) {
   if (!sandbox?.profileOf(tool)) return undefined;
-  const extraRead = [dirname(pythonRunnerPath()), ...interpreterPrefixes(where.interpreter)];
+  const extraRead = pythonSandboxReads(where.interpreter);
   const make = (env: Record<string, string>) => sandbox.prepare(tool, { env, cwd: where.cwd, extraRead });
   const oneShot = make(where.env);
   if (!oneShot) return undefined;
@@ -110,6 +110,11 @@ function sandboxesOf(tool: FnTool, sandbox: Sandbox | undefined, where: { interp
     return { key: profileKey(w.profile), wrap: w.wrap };
   };
   return { oneShot, warm };
+}
+
+/** What a Python runner needs to see in a sandbox: the runner script and the interpreter's prefixes. */
+export function pythonSandboxReads(interpreter: string): string[] {
+  return [dirname(pythonRunnerPath()), ...interpreterPrefixes(interpreter)];
 }
 
 /** bin/.. of the interpreter as named and as it really is (a venv, a pyenv version). */
