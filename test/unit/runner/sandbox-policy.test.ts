@@ -4,7 +4,8 @@
 // Python's warm processes never mix sandboxed and unsandboxed calls.
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { ExecExecutor } from '../../../src/core/runner/exec-executor';
 import { FnExecutor } from '../../../src/core/fn/fn-executor';
@@ -155,4 +156,27 @@ void describe('who runs sandboxed', () => {
     assert.deepEqual(await load('false'), ['x']);
     assert.equal(existsSync(join(outside, 'imported')), true, 'control: unsandboxed, the same import writes there');
   });
+
+  void test('a sandboxed run that times out is stopped, in pipes and in a pty, and nothing of it is left', async () => {
+    const { exec } = runners(new Sandbox());
+    for (const pty of [false, true]) {
+      const marker = `timeout-${randomUUID()}`;
+      const command = `trap '' TERM; sh -c 'sleep 30' ${marker} & sleep 0.2; grep -q ${marker} /proc/[0-9]*/cmdline && echo running; sleep 31`;
+      const r = await exec.run(execTool({ command, sandbox: 'default', limits: { timeout: 1 }, pty }), {}, call().ctx);
+      assert.match(r.stdout, /running/, 'control: the background process was running');
+      assert.equal(r.code, -1);
+      assert.match(r.stderr, /timeout after 1s/);
+      const left = readdirSync('/proc').filter((n) => /^\d+$/.test(n) && cmdline(n).includes(marker));
+      assert.deepEqual(left, [], `pty=${pty}: nothing left`);
+    }
+    await exec.dispose();
+  });
 });
+
+function cmdline(pid: string): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  } catch {
+    return '';
+  }
+}
