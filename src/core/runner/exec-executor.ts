@@ -19,7 +19,7 @@ import { PtySpawnError, runChild, type ChildResult, type PtyModule, type RunMode
 import { cleanTerminalText } from './terminal-text';
 import type { PreparedRun, RunContext, RunOutcome, RunShape, ToolExecutor } from '../tool-run/contract';
 import type { ServerSecrets } from '../secrets';
-import { Sandbox, type SandboxedStart } from '../sandbox/sandbox';
+import { Sandbox, sandboxExit, type SandboxedStart } from '../sandbox/sandbox';
 
 export interface ExecExecutorOptions {
   /**
@@ -192,13 +192,14 @@ export class ExecExecutor implements ToolExecutor {
     const stoppedNote = (): string => stopNote(stopReason(), ctx.timeoutSec);
     if (signal.aborted) return finish(-1, '', stoppedNote());
 
-    const main = await this.spawn(prep, {
+    const spawned = await this.spawn(prep, {
       args: prep.args,
       stdin: tool.stdin ? paramsJson(params, tool.params) : undefined,
       cwd: tool.cwd,
       signal,
       onOutput: (stream, data) => ctx.events.emit({ type: 'output', runId: ctx.runId, stream, data }),
     });
+    const main = prep.boxed ? sandboxExit(spawned) : spawned;
     const stdout = cleanTerminalText(main.stdout.text());
     let stderr = cleanTerminalText(main.stderr.text());
     const markOut = markerOf(main.stdout);

@@ -23,7 +23,7 @@ import type { PreparedRun, RunContext, RunOutcome, ToolExecutor, ToolRuns } from
 import { DEFAULT_FN_TIMEOUT_SEC, timeLimitOf } from '../tool-run/time-limit';
 import type { ServerSecrets } from '../secrets';
 import { DEFAULT_MAX_OUTPUT_BYTES } from './capped-output';
-import { Sandbox } from '../sandbox/sandbox';
+import { Sandbox, sandboxExit } from '../sandbox/sandbox';
 
 export interface ToolRunnerOptions {
   /** The server's environment, the source of a transform's base (default process.env). */
@@ -149,7 +149,7 @@ export class ToolRunner {
         ...(tool.cwd !== undefined ? { cwd: tool.cwd } : {}),
         ...(boxed ? { wrap: boxed.wrap } : {}),
       });
-      return transformed(tool, outcome, t, stop.reason, env, report.elapsedMs(), ctx.timeoutSec);
+      return transformed(tool, outcome, boxed ? sandboxExit(t) : t, stop.reason, env, report.elapsedMs(), ctx.timeoutSec);
     } catch (e) {
       // The tool ran; only its transform could not start: a failed call, not a refused one.
       const why = `mcc: could not start the transform: ${e instanceof Error ? e.message : String(e)}`;

@@ -1,6 +1,7 @@
 // The one place that puts a command into a sandbox. Exec tools (pipes and
 // pty), transforms, curl tools (exec tools once expanded) and Python
 // function tools all ask `prepare` and start what `wrap` gives them.
+import { constants } from 'node:os';
 import { ToolInputError } from '../tool-run/errors';
 import type { ToolBase } from '../catalog/types';
 import { bwrapArgs, isVisible, type SandboxRun } from './bwrap-args';
@@ -73,4 +74,18 @@ export class Sandbox {
     const options = bwrapArgs(spec);
     return { kind: profile.kind, profile, env, wrap: (file, args) => ({ file: support.bwrap, args: [...options, '--', file, ...args] }) };
   }
+}
+
+// Signals whose default action ends a process (as the pty drain script lists them).
+const ENDING = ['HUP', 'INT', 'QUIT', 'ILL', 'TRAP', 'ABRT', 'BUS', 'FPE', 'KILL', 'USR1', 'SEGV', 'USR2', 'PIPE', 'ALRM', 'TERM', 'XCPU', 'XFSZ', 'VTALRM', 'PROF', 'SYS'];
+
+/**
+ * bwrap reports a command that died of signal N as exit code 128+N; read it
+ * as that death, so a sandboxed run reads as the same run without one.
+ */
+export function sandboxExit<T extends { code: number | null; signal: number | null }>(r: T): T {
+  if (r.signal !== null || r.code === null || r.code <= 128) return r;
+  const n = r.code - 128;
+  const name = Object.entries(constants.signals).find(([, v]) => v === n)?.[0];
+  return name && ENDING.includes(name.slice(3)) ? { ...r, code: null, signal: n } : r;
 }

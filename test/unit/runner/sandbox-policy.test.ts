@@ -157,6 +157,24 @@ void describe('who runs sandboxed', () => {
     assert.equal(existsSync(join(outside, 'imported')), true, 'control: unsandboxed, the same import writes there');
   });
 
+  void test('a death by signal reads the same with and without a sandbox (bwrap reports it as 128+N); an exit code stays one', async () => {
+    const dir = folder();
+    const { exec, fn } = runners(new Sandbox());
+    for (const sandbox of [false, 'default'] as const) {
+      const killed = await exec.run(execTool({ command: 'kill -9 $$', sandbox, pty: false }), {}, call().ctx);
+      assert.equal(killed.code, -9, `sandbox=${String(sandbox)}`);
+      assert.match(killed.stderr, /killed by signal SIGKILL/);
+      const exited = await exec.run(execTool({ command: 'exit 7', sandbox, pty: false }), {}, call().ctx);
+      assert.equal(exited.code, 7);
+    }
+    writeFileSync(join(dir, 'die.py'), 'import os, signal\ndef die() -> int:\n    os.kill(os.getpid(), signal.SIGKILL)\n    return 0\n');
+    const py = await fn.run(pyTool(dir, { target: 'die:die', sandbox: 'default' }), {}, call().ctx);
+    assert.equal(py.code, -9);
+    assert.match(py.stderr, /killed by signal SIGKILL/);
+    await exec.dispose();
+    await fn.dispose();
+  });
+
   void test('a sandboxed run that times out is stopped, in pipes and in a pty, and nothing of it is left', async () => {
     const { exec } = runners(new Sandbox());
     for (const pty of [false, true]) {

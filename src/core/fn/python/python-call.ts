@@ -14,7 +14,7 @@ import { appendLine } from '../../runner/outcome-text';
 import type { RunContext, RunOutcome } from '../../tool-run/contract';
 import { pythonToolEnv, toolFolder, warmPartition, withoutContextVars } from '../fn-env';
 import { pythonRunnerPath } from '../assets';
-import type { Sandbox } from '../../sandbox/sandbox';
+import { sandboxExit, type Sandbox } from '../../sandbox/sandbox';
 import { profileKey } from '../../sandbox/profile';
 import type { WarmSandbox } from './warm-key';
 import type { ServerEnv } from '../../runner/env';
@@ -85,7 +85,8 @@ async function run(
   const handle = s.pool && !hasUnixLimits(tool.limits) ? s.pool.start({ ...common, ...(boxes ? { sandbox: boxes.warm() } : {}) }, oneShot) : oneShot();
   const untrack = s.track(handle);
   try {
-    return await handle.done;
+    const r = await handle.done;
+    return boxes ? sandboxedResult(r) : r;
   } catch (e) {
     throw new ToolInputError(`cannot start Python interpreter ${where.interpreter}: ${(e as Error).message}`);
   } finally {
@@ -110,6 +111,15 @@ function sandboxesOf(tool: FnTool, sandbox: Sandbox | undefined, where: { interp
     return { key: profileKey(w.profile), wrap: w.wrap };
   };
   return { oneShot, warm };
+}
+
+/** A runner that died of a signal inside bwrap (exit 128+N) reads as that death. */
+function sandboxedResult(r: PythonRunResult): PythonRunResult {
+  const number = r.signal ? (constants.signals[r.signal] ?? null) : null;
+  const read = sandboxExit({ code: r.code, signal: number });
+  if (read.signal === null || r.signal) return r;
+  const name = Object.entries(constants.signals).find(([, v]) => v === read.signal)?.[0] as NodeJS.Signals | undefined;
+  return name ? { ...r, code: null, signal: name } : r;
 }
 
 /** What a Python runner needs to see in a sandbox: the runner script and the interpreter's prefixes. */
