@@ -11,7 +11,8 @@ export function registerDescribeTools(server: McpServer, ctx: ConnectionContext)
     {
       title: 'List catalog tools',
       description:
-        'Lists every catalog tool you may run, as "## key" and its description. With `groups`, only tools that are in all ' +
+        'Lists every catalog tool you may run, as "## key", its sandbox when it runs in one ("Sandbox: default" or ' +
+        '"Sandbox: tool"), and its description. With `groups`, only tools that are in all ' +
         'of the given groups. Use search for the full signatures.',
       inputSchema: DESCRIBE_INPUT,
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
