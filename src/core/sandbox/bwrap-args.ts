@@ -9,7 +9,7 @@
 // own, so neither can push keystrokes into the server's terminal.
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { relative, sep } from 'node:path';
+import { isAbsolute, relative, sep } from 'node:path';
 import { isPrivateTmp, type SandboxProfile } from './profile';
 import { systemMounts, type Mount } from './system-mounts';
 
@@ -45,6 +45,11 @@ function userMounts(run: SandboxRun): Mount[] {
   return [...byPath].map(([path, write]) => ({ dest: path, args: [write ? '--bind-try' : '--ro-bind-try', path, path], shows: true }));
 }
 
+/** A relative path that stays below its base (a name like `..x` does). */
+function inside(rel: string): boolean {
+  return rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
+}
+
 function depth(p: string): number {
   return p.split(sep).filter(Boolean).length;
 }
@@ -64,7 +69,7 @@ function hiddenTargets(hidden: readonly string[], shown: readonly string[]): str
       if (base === undefined) continue;
       const rel = relative(base, real);
       if (rel === '') out.add(s);
-      else if (!rel.startsWith('..') && !rel.startsWith(sep)) out.add(`${s}${s.endsWith(sep) ? '' : sep}${rel}`);
+      else if (inside(rel)) out.add(`${s}${s.endsWith(sep) ? '' : sep}${rel}`);
     }
   }
   return [...out];
@@ -95,6 +100,6 @@ export function isVisible(run: SandboxRun, path: string): boolean {
   const shown = [...systemMounts(run.profile.network).filter((m) => m.shows).map((m) => m.dest), ...run.profile.read, ...run.profile.write, ...(run.extraRead ?? [])];
   return shown.some((s) => {
     const rel = relative(s, path);
-    return rel === '' || (!rel.startsWith('..') && !rel.startsWith(sep));
+    return rel === '' || inside(rel);
   });
 }
