@@ -21,7 +21,13 @@ export class ToolsTree implements vscode.TreeDataProvider<ToolsNode>, vscode.Dis
     private readonly sandbox: () => 'off' | 'default' = () => 'off',
   ) {
     this.view = vscode.window.createTreeView(TOOLS_VIEW, { treeDataProvider: this, showCollapseAll: true });
-    this.subs.push(this.view, this.changed, catalog.onDidChange(() => this.refresh()));
+    this.subs.push(
+      this.view,
+      this.changed,
+      catalog.onDidChange(() => this.refresh()),
+      // Which tools are sandboxed follows mcc.sandbox too.
+      vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('mcc.sandbox') && this.refresh()),
+    );
     this.refresh();
   }
 
