@@ -16,6 +16,7 @@ import { readJsonRpcBody } from './request-body';
 import { SESSION_KEY_HEADER, sessionKeyError } from '../server/bucket-key';
 import { StatefulEndpoint } from './stateful-endpoint';
 import { serveStateless, statelessRefusal } from './stateless';
+import { answerHealth, isHealthPath, REASONS, type Readiness } from './health';
 
 export interface HttpServerOptions {
   runtime: Runtime;
@@ -29,6 +30,8 @@ export interface HttpServerOptions {
   sessions?: Partial<McpSessionLimits>;
   /** No server-side MCP sessions (stateless.ts): every request carries its token and X-MCC-Session-Key. */
   stateless?: boolean;
+  /** What GET /readyz checks (health.ts; default: that a catalog was loaded). */
+  readiness?: Readiness;
 }
 
 export interface McpHttpServer {
@@ -110,12 +113,14 @@ class RequestRouter {
   private hosts = new Set<string>();
   private origins = new Set<string>();
   private readonly maxBody: number;
+  private readonly readiness: Readiness;
 
   constructor(
     private readonly opts: HttpServerOptions,
     private readonly endpoint: StatefulEndpoint,
   ) {
     this.maxBody = opts.maxBodyBytes ?? 4 * 1024 * 1024;
+    this.readiness = opts.readiness ?? (() => Promise.resolve(opts.runtime.catalog.loaded ? undefined : REASONS.catalog));
   }
 
   /** The Host and Origin values this server answers, once its port is known. */
@@ -125,6 +130,8 @@ class RequestRouter {
   }
 
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    // Before the guard: probes have no token and their own Host (health.ts).
+    if (isHealthPath(req.url)) return answerHealth(req, res, { ready: this.readiness, accepting: this.accepting });
     const problem = this.guard(req);
     if (problem) return sendRefusal(res, problem);
     const auth = this.opts.authenticator.authenticate(req.headers.authorization);

@@ -10,6 +10,7 @@ import { silentLogger, type Logger } from '../host';
 import type { Principal } from '../identity';
 import { Authenticator } from '../http/authenticator';
 import { startHttpServer, type McpHttpServer } from '../http/http-server';
+import { readinessOf } from '../http/health';
 import type { McpSessionLimits } from '../http/mcp-sessions';
 import type { UsersConfig } from '../http/users-file';
 import { openRuntime, type OpenedRuntime, type OpenRuntimeOptions } from '../open-runtime';
@@ -122,6 +123,7 @@ async function listen(t: HttpTransportOptions, opened: OpenedRuntime, authentica
       ...(t.sessions ? { sessions: t.sessions } : {}),
       ...(t.stateless ? { stateless: true } : {}),
       ...(t.maxBodyBytes !== undefined ? { maxBodyBytes: t.maxBodyBytes } : {}),
+      readiness: readinessOf(() => opened.runtime.catalog.loaded, opened.store, logger),
     });
   try {
     return await start(t.port);
