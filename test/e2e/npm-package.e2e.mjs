@@ -99,6 +99,18 @@ describe('the npm package', { timeout: 600_000 }, () => {
     assert.deepEqual(Object.keys(installedManifest.dependencies).sort(), ['better-sqlite3', 'node-pty']);
   });
 
+  test('the bundle resolves the native modules from the installed package, each with its compiled addon', async () => {
+    must(installed, 'npm install -g');
+    const pkg = path.join(dir, 'prefix', 'lib', 'node_modules', manifest.name);
+    const script = "for (const m of ['better-sqlite3', 'node-pty']) console.log(require.resolve(m, { paths: [process.argv[1]] }))";
+    const r = must(await run(process.execPath, ['-e', script, path.join(pkg, 'dist')], { cwd: home() }), 'require.resolve');
+    const [sqlite, pty] = r.stdout.trim().split('\n');
+    assert.ok(sqlite.startsWith(path.join(pkg, 'node_modules', 'better-sqlite3') + path.sep), sqlite);
+    assert.ok(pty.startsWith(path.join(pkg, 'node_modules', 'node-pty') + path.sep), pty);
+    assert.ok(fs.existsSync(path.join(pkg, 'node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node')));
+    assert.ok(fs.existsSync(path.join(pkg, 'node_modules', 'node-pty', 'build', 'Release', 'pty.node')) || fs.existsSync(path.join(pkg, 'node_modules', 'node-pty', 'prebuilds')));
+  });
+
   test('npm install -g into an empty prefix gives a working mcc: --version, --help', async (t) => {
     must(installed, 'npm install -g');
     t.diagnostic(`npm install -g took ${(installed.ms / 1000).toFixed(1)} s; the package is ${(packed.size / 1024).toFixed(0)} KB`);
