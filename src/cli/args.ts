@@ -45,7 +45,7 @@ export const USAGE = `Usage: mcc serve [options]       serve the catalogs to MCP
                                   exits 1 on an error (warnings alone: 0)
        mcc --version
 
-Options (check reads --tools, --users, --user and --expose, and accepts the rest):
+Options (check reads --tools, --users and --user, and accepts the rest):
 
   --tools PATH          catalog file, folder or glob pattern (repeatable; quote patterns;
                         default ./tools.yaml)
@@ -93,7 +93,6 @@ export interface CheckArgs {
   tools: string[];
   users?: string;
   user: string;
-  expose: ExposeMode;
 }
 
 /**
@@ -115,7 +114,6 @@ export function parseCheckArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     tools: named ? [...serve.tools, ...paths] : paths.length > 0 ? paths : serve.tools,
     ...(serve.users ? { users: serve.users } : {}),
     user: serve.user,
-    expose: serve.expose,
   };
 }
 

@@ -125,4 +125,21 @@ void describe('readyz in process', () => {
     assert.deepEqual(brief(await get(port, '/readyz')), READY);
     await server.stop();
   });
+
+  void test('stateless (instances behind a balancer): answered without a token or X-MCC-Session-Key, /mcp still refuses', async () => {
+    const server = await startServing({
+      runtime: { storage: new MemoryStorage(), execMode: 'pipe' },
+      owner: { token: OWNER_TOKEN, principal: OWNER },
+      transport: { kind: 'http', host: '127.0.0.1', port: 0, stateless: true },
+      prepare: ({ runtime }) => runtime.catalog.set({ tools: new Map(), diagnostics: [], files: [] }),
+    });
+    const port = server.http?.port ?? 0;
+    try {
+      assert.deepEqual(brief(await get(port, '/healthz', { Host: 'balancer.internal' })), { status: 200, body: '{"status":"ok"}' });
+      assert.deepEqual(brief(await get(port, '/readyz', { Host: 'balancer.internal' })), READY);
+      assert.equal((await get(port, '/mcp', { Authorization: `Bearer ${OWNER_TOKEN}` }, 'POST')).status, 400);
+    } finally {
+      await server.stop();
+    }
+  });
 });

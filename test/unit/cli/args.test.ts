@@ -70,7 +70,8 @@ test('check: serve\'s options, positional catalogs added to --tools, serve\'s de
   assert.deepEqual(parseCheckArgs(['--tools', 'a.yaml', 'b.yaml', '--port', '8765'], {}).tools, ['a.yaml', 'b.yaml']);
   assert.deepEqual(parseCheckArgs([], {}).tools, ['tools.yaml']);
   const a = parseCheckArgs(['--users', 'u.yaml', '--user', 'mia', '--expose', 'direct', '--stateless', 'x.yaml'], {});
-  assert.deepEqual(a, { tools: ['x.yaml'], users: 'u.yaml', user: 'mia', expose: 'direct' });
+  assert.deepEqual(a, { tools: ['x.yaml'], users: 'u.yaml', user: 'mia' });
+  assert.throws(() => parseCheckArgs(['--expose', 'sideways'], {}), /--expose/);
   assert.throws(() => parseCheckArgs(['--bogus'], {}), UsageError);
   assert.throws(() => parseCheckArgs(['--port', 'abc'], {}), /--port/);
 });
