@@ -179,8 +179,8 @@ describe('direct tools', () => {
       assert.match(text(bad), /unknown parameter 'extra'.*parameter 'count' must be an integer/);
       const missing = await call(c, 'net__ping', { host: 'gw' });
       assert.match(text(missing), /missing required parameter 'count'/, 'without elicitation support: the error as before');
-      const forbidden = await call(c, 'ops__deploy', { target: 'x' });
-      assert.equal(forbidden.isError, true);
+      // A tool the caller may not run is not there: the protocol's unknown-tool error (-32602), as for any unknown name.
+      await assert.rejects(call(c, 'ops__deploy', { target: 'x' }), (e: { code?: number; message?: string }) => e.code === -32602 && /Tool ops__deploy not found/.test(e.message ?? ''));
       // Every call was audited like an execute call, under the tool's key.
       await until('the audit lines', () => /call nina \S+ net\.ping \{"host":"gw"\} -> error/.test(h.stderr()));
       assert.match(h.stderr(), /call nina \S+ net\.ping \{"host":"gw","count":2,"verbose":false\} -> 0/);

@@ -5,7 +5,7 @@
 // caller's own user, which is therefore required, and anonymous callers
 // (who all share one user name) are refused.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import type { Runtime } from '../runtime';
 import type { Principal } from '../identity';
 import { createServer } from '../server/create-server';
@@ -37,7 +37,7 @@ export function statelessRefusal(method: string | undefined, principal: Principa
 /** Serves one JSON-RPC POST with a server and transport that live as long as the request. */
 export async function serveStateless(req: IncomingMessage, res: ServerResponse, body: unknown, o: { runtime: Runtime; principal: Principal }): Promise<void> {
   const server = createServer({ runtime: o.runtime, principal: o.principal });
-  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+  const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
   res.on('close', () => {
     void transport.close();
     void server.close();

@@ -5,7 +5,7 @@
 // and let their callers have the answer, close the transport, then close the
 // store (which writes what it still holds, once).
 import { randomBytes } from 'node:crypto';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { silentLogger, type Logger } from '../host';
 import type { Principal } from '../identity';
 import { Authenticator } from '../http/authenticator';

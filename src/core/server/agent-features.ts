@@ -3,7 +3,7 @@
 // subscriptions), completions for tool keys, and each catalog tool as a tool
 // of its own. Kept in step with the catalog, the expose mode and the store
 // until the connection closes.
-import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/server';
 import type { ToolDef } from '../catalog/types';
 import { DirectTools } from './direct-tools';
 import { KEY_PROMPTS, PROMPT_NAMES, registerPrompts } from './prompts/register-prompts';

@@ -13,10 +13,10 @@ export function sessionKeyError(value: string | string[] | undefined): string | 
   return undefined;
 }
 
-/** The subset of a request's extra that names its bucket. */
+/** The part of a request's context that names its bucket. */
 export interface BucketKeySource {
   sessionId?: string;
-  requestInfo?: { headers: Record<string, string | string[] | undefined> };
+  http?: { req?: { headers: { get(name: string): string | null } } };
 }
 
 /**
@@ -25,8 +25,7 @@ export interface BucketKeySource {
  * MCP session, else the connection's fixed key (stdio's one client).
  */
 export function bucketKeyOf(extra: BucketKeySource, fixedKey?: string): string {
-  const header = extra.requestInfo?.headers[SESSION_KEY_HEADER];
-  const key = (Array.isArray(header) ? header[0] : header) || extra.sessionId || fixedKey;
+  const key = extra.http?.req?.headers.get(SESSION_KEY_HEADER) || extra.sessionId || fixedKey;
   if (!key) throw new Error('request has neither an X-MCC-Session-Key nor an MCP session');
   return key;
 }

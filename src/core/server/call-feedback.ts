@@ -3,17 +3,15 @@
 // for them with a progressToken, and log messages at the level it set with
 // logging/setLevel. And the answer to a call it cancelled, which the SDK
 // would drop, so that the call's stream ends instead of hanging open.
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import {
-  ErrorCode,
-  LoggingLevelSchema,
-  McpError,
+  ProtocolError,
+  ProtocolErrorCode,
   type CallToolResult,
   type LoggingLevel,
-  type ProgressToken,
-  type RequestId,
+  type ServerContext,
   type ServerNotification,
-} from '@modelcontextprotocol/sdk/types.js';
+} from '@modelcontextprotocol/server';
 import type { CallOptions, Runtime } from '../runtime';
 import { timeLimitOf } from '../tool-run/time-limit';
 import { teeEventSinks } from '../tool-run/contract';
@@ -21,15 +19,11 @@ import { RunLog } from './run-log';
 import { onSetLoggingLevel, sendCancelledAnswer } from './sdk-gaps';
 import { RunProgress } from './run-progress';
 
-/** The part of the SDK's request extra that feedback needs. */
-export interface FeedbackExtra {
-  signal: AbortSignal;
-  requestId: RequestId;
-  _meta?: { progressToken?: ProgressToken };
-  sendNotification(notification: ServerNotification): Promise<void>;
-}
+/** The part of the SDK's request context that feedback needs. */
+export type FeedbackExtra = Pick<ServerContext, 'mcpReq'>;
 
-const SEVERITY: readonly LoggingLevel[] = LoggingLevelSchema.options;
+// The levels in rising severity (RFC 5424, as MCP names them).
+const SEVERITY: readonly LoggingLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
 
 /** What one call's feedback gives the call, and how it ends. */
 export interface CallFeedback {
@@ -48,9 +42,8 @@ export class ConnectionFeedback {
     private readonly runtime: Runtime,
   ) {
     onSetLoggingLevel(server, (level) => {
-      const parsed = LoggingLevelSchema.safeParse(level);
-      if (!parsed.success) throw new McpError(ErrorCode.InvalidParams, `level must be one of ${SEVERITY.join(', ')}`);
-      this.level = parsed.data;
+      if (!SEVERITY.includes(level as LoggingLevel)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `level must be one of ${SEVERITY.join(', ')}`);
+      this.level = level as LoggingLevel;
     });
   }
 
@@ -66,12 +59,12 @@ export class ConnectionFeedback {
    */
   start(extra: FeedbackExtra): CallFeedback {
     const notify = (n: ServerNotification): void => {
-      extra.sendNotification(n).catch(() => undefined); // the client may be gone; the run goes on
+      extra.mcpReq.notify(n).catch(() => undefined); // the client may be gone; the run goes on
     };
     const log = new RunLog((level, logger, data) => {
       if (this.wants(level)) notify({ method: 'notifications/message', params: { level, logger, data } });
     });
-    const token = extra._meta?.progressToken;
+    const token = extra.mcpReq._meta?.progressToken;
     const progress =
       token !== undefined
         ? new RunProgress({
@@ -80,13 +73,13 @@ export class ConnectionFeedback {
           })
         : undefined;
     return {
-      call: { signal: extra.signal, events: progress ? teeEventSinks(log, progress) : log },
+      call: { signal: extra.mcpReq.signal, events: progress ? teeEventSinks(log, progress) : log },
       stopProgress: () => progress?.stop(),
       // The SDK drops the answer of a cancelled call (the spec lets a receiver
       // do so), but then its SSE stream would stay open; a client that
       // cancelled ignores a late answer, as the spec says.
       answerIfCancelled: (result) => {
-        if (extra.signal.aborted) sendCancelledAnswer(this.server, extra.requestId, result);
+        if (extra.mcpReq.signal.aborted) sendCancelledAnswer(this.server, extra.mcpReq.id, result);
       },
     };
   }

@@ -2,13 +2,12 @@
 // call pipeline with what only MCP has: the caller's feedback (progress and
 // log messages), and, when the client can show forms, an asker that puts
 // missing required params to the person in one elicitation form.
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult, ElicitRequestFormParams } from '@modelcontextprotocol/sdk/types.js';
+import type { McpServer } from '@modelcontextprotocol/server';
+import type { CallToolResult, ElicitRequestFormParams } from '@modelcontextprotocol/server';
 import type { ParamSpec, ToolDef } from '../catalog/types';
 import type { CallOptions } from '../call/call-pipeline';
 import type { AskAnswer, ParamAsker } from '../call/missing-params';
 import type { ToolCallResult } from '../tool-result';
-import type { FeedbackExtra } from './call-feedback';
 import { toMcpResult, type HandlerExtra, type ConnectionContext } from './connection-context';
 import { paramSchema } from './tool-schema';
 
@@ -27,13 +26,13 @@ export async function answerCatalogCall(
   ctx: ConnectionContext,
   key: unknown,
   params: unknown,
-  extra: HandlerExtra & FeedbackExtra,
+  extra: HandlerExtra,
   { structured }: { structured: boolean },
 ): Promise<CallToolResult> {
   const feedback = ctx.feedback.start(extra);
   // Only a client that can show forms is asked for missing params; the pipeline decides when.
   const canAsk = server.server.getClientCapabilities()?.elicitation?.form !== undefined;
-  const ask: ParamAsker | undefined = canAsk ? (tool, missing) => askWithForm(server, tool, missing, extra) : undefined;
+  const ask: ParamAsker | undefined = canAsk ? (tool, missing) => askWithForm(tool, missing, extra) : undefined;
   const call: CallOptions = { ...feedback.call, clientName: ctx.clientName(), ...(ask ? { ask } : {}) };
   let answer: ToolCallResult;
   try {
@@ -47,12 +46,8 @@ export async function answerCatalogCall(
 }
 
 /** One MCP elicitation form for the missing params, with the request it belongs to. */
-async function askWithForm(server: McpServer, tool: ToolDef, missing: ParamSpec[], extra: HandlerExtra): Promise<AskAnswer> {
-  const answer = await server.server.elicitInput(formFor(tool, missing), {
-    signal: extra.signal,
-    timeout: ELICIT_TIMEOUT_MS,
-    ...(extra.requestId !== undefined ? { relatedRequestId: extra.requestId } : {}),
-  });
+async function askWithForm(tool: ToolDef, missing: ParamSpec[], extra: HandlerExtra): Promise<AskAnswer> {
+  const answer = await extra.mcpReq.elicitInput(formFor(tool, missing), { signal: extra.mcpReq.signal, timeout: ELICIT_TIMEOUT_MS });
   return answer.action === 'accept' ? { action: 'accept', content: answer.content ?? {} } : { action: answer.action };
 }
 

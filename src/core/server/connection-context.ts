@@ -3,17 +3,11 @@
 import type { Runtime } from '../runtime';
 import type { Principal } from '../identity';
 import type { ToolCallResult } from '../tool-result';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ServerContext } from '@modelcontextprotocol/server';
 import type { ConnectionFeedback } from './call-feedback';
 
-/** The subset of the SDK's request extra the handlers read. */
-export interface HandlerExtra {
-  signal: AbortSignal;
-  /** The JSON-RPC id of the request (requests to the client, e.g. elicitation, go with it). */
-  requestId?: string | number;
-  sessionId?: string;
-  requestInfo?: { headers: Record<string, string | string[] | undefined> };
-}
+/** What the SDK tells a handler about its request. */
+export type HandlerExtra = ServerContext;
 
 export interface ConnectionContext {
   runtime: Runtime;

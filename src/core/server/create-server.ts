@@ -1,6 +1,6 @@
 // Builds one MCP server per connection, one file per tool (as the MCP
 // `everything` example does), bound to the connection's principal.
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { McpServer } from '@modelcontextprotocol/server';
 import type { ConnectionContext } from './connection-context';
 import { ConnectionFeedback } from './call-feedback';
 import { registerSearch } from './tools/search';
@@ -33,7 +33,13 @@ export function createServer(connection: ConnectionOptions): McpServer {
   // logging: run start/exit and stderr of a caller's own runs, at the level it sets.
   const server = new McpServer(
     { name: SERVER_NAME, version: SERVER_VERSION },
-    { instructions: INSTRUCTIONS, capabilities: { logging: {} }, jsonSchemaValidator: formValidator },
+    {
+      instructions: INSTRUCTIONS,
+      capabilities: { logging: {} },
+      jsonSchemaValidator: formValidator,
+      // A catalog reload changes many tools at once: one tools/list_changed for them all.
+      debouncedNotificationMethods: ['notifications/tools/list_changed'],
+    },
   );
   const ctx: ConnectionContext = {
     runtime: connection.runtime,

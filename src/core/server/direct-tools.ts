@@ -3,7 +3,7 @@
 // mode says. Kept in step with the catalog and the mode for the life of the
 // connection; every change ends in one notifications/tools/list_changed.
 // A direct tool runs through exactly the path execute takes.
-import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/server';
 import { directToolName } from '../catalog/direct-names';
 import { formatSignature } from '../catalog/signature';
 import type { ToolDef } from '../catalog/types';
@@ -11,7 +11,6 @@ import { answerCatalogCall } from './catalog-call';
 import { exposure } from '../expose';
 import type { ConnectionContext } from './connection-context';
 import { inputSchemaOf, passThroughSchema } from './tool-schema';
-import { withOneToolListChanged } from './sdk-gaps';
 
 interface Entry {
   handle: RegisteredTool;
@@ -33,7 +32,8 @@ export class DirectTools {
   sync(): void {
     const accessible = this.ctx.runtime.catalog.accessibleTools(this.ctx.principal);
     const show = exposure(this.ctx.runtime.catalog.expose, accessible.length);
-    withOneToolListChanged(this.server, () => {
+    // Synchronous, so the server's debounce (create-server.ts) sends one list_changed for all of it.
+    {
       for (const t of this.catalogTools) if (t.enabled !== show.catalogTools) t.update({ enabled: show.catalogTools });
       const wanted = new Map((show.directTools ? accessible : []).map((t) => [directToolName(t.key), t]));
       for (const [name, entry] of this.entries) {
@@ -45,7 +45,7 @@ export class DirectTools {
       for (const [name, tool] of wanted) {
         if (!this.entries.has(name)) this.entries.set(name, { handle: this.register(name, tool), fingerprint: fingerprintOf(tool) });
       }
-    });
+    }
   }
 
   private register(name: string, tool: ToolDef): RegisteredTool {

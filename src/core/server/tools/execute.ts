@@ -1,7 +1,6 @@
-import { z } from 'zod';
-import { z as z4 } from 'zod/v4';
+import * as z from 'zod';
 import { keptObject } from '../tool-schema';
-import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/server';
 import type { ConnectionContext } from '../connection-context';
 import { answerCatalogCall } from '../catalog-call';
 
@@ -16,10 +15,10 @@ export const RUN_OUTPUT_SHAPE = {
 
 // Built once: a zod schema costs a few kilobytes, which every MCP session would repeat.
 // params as sent: a key named __proto__ stays data (see keptObject).
-const EXECUTE_INPUT = z4.object({
-  key: z4.string().describe('Tool key, e.g. ops.grep'),
-  params: z4
-    .union([keptObject(), z4.string()])
+const EXECUTE_INPUT = z.object({
+  key: z.string().describe('Tool key, e.g. ops.grep'),
+  params: z
+    .union([keptObject(), z.string()])
     .optional()
     .describe('The tool\'s parameters as an object, e.g. {"pattern": "TODO"} (or a JSON string of one)'),
 });

@@ -1,6 +1,6 @@
-import { z } from 'zod/v4';
+import * as z from 'zod';
 import { keptObject } from '../tool-schema';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { toMcpResult, type ConnectionContext } from '../connection-context';
 
 // Every JSON type spelled out, so schema checkers see a typed value; an
