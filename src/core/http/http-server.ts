@@ -16,6 +16,7 @@ import { readJsonRpcBody } from './request-body';
 import { SESSION_KEY_HEADER, sessionKeyError } from '../server/bucket-key';
 import { StatefulEndpoint } from './stateful-endpoint';
 import { serveStateless, statelessRefusal } from './stateless';
+import { ModernEndpoint } from './modern-endpoint';
 
 export interface HttpServerOptions {
   runtime: Runtime;
@@ -51,7 +52,8 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<McpHttpS
   const host = opts.host ?? '127.0.0.1';
   const logger = opts.logger ?? silentLogger;
   const sessions = new McpSessionRegistry({ ...DEFAULT_SESSION_LIMITS, ...opts.sessions }, { logger });
-  const router = new RequestRouter(opts, new StatefulEndpoint(opts.runtime, sessions));
+  const modern = new ModernEndpoint(opts.runtime, logger);
+  const router = new RequestRouter(opts, new StatefulEndpoint(opts.runtime, sessions), modern);
   const http: Server = createHttpServer((req, res) => {
     router.handle(req, res).catch((e: unknown) => {
       logger.error(`request failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
@@ -62,6 +64,7 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<McpHttpS
     await listen(http, opts.port ?? 0, host);
   } catch (e) {
     await sessions.closeAll(); // stops its sweep timer
+    await modern.close();
     throw e;
   }
   const port = (http.address() as AddressInfo).port;
@@ -85,6 +88,7 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<McpHttpS
       // Ends every open stream (GET streams never end by themselves), so the
       // responses finish cleanly before the sockets go.
       await sessions.closeAll();
+      await modern.close();
       await router.posts.idle(1000);
       http.closeAllConnections();
       await closed;
@@ -114,6 +118,7 @@ class RequestRouter {
   constructor(
     private readonly opts: HttpServerOptions,
     private readonly endpoint: StatefulEndpoint,
+    private readonly modern: ModernEndpoint,
   ) {
     this.maxBody = opts.maxBodyBytes ?? 4 * 1024 * 1024;
   }
@@ -132,9 +137,6 @@ class RequestRouter {
       res.setHeader('WWW-Authenticate', `Bearer realm="mcc", error="invalid_token", error_description="${auth.reason}"`);
       return sendRefusal(res, refusal(401, `Unauthorized: ${auth.reason}`, -32001));
     }
-    // Stateless: only callers with a token, POST, and a named bucket (stateless.ts).
-    const stateless = this.opts.stateless ? statelessRefusal(req.method, auth.principal, req.headers[SESSION_KEY_HEADER]) : undefined;
-    if (stateless) return sendRefusal(res, refusal(stateless.status, stateless.message, stateless.status === 401 ? -32001 : undefined, stateless.headers));
     const keyProblem = sessionKeyProblem(req, auth.principal);
     if (keyProblem) return sendRefusal(res, refusal(400, keyProblem));
     let body: unknown;
@@ -145,6 +147,12 @@ class RequestRouter {
       if (!read.ok) return sendRefusal(res, read.refusal);
       body = read.value;
     }
+    // 2026-07-28 has no MCP sessions: served per request, on any instance, stateless or not.
+    const modern = req.method === 'POST' && (await ModernEndpoint.claims(req, body));
+    // Stateless 2025-11-25: only callers with a token, POST, and a named bucket (stateless.ts).
+    const stateless = this.opts.stateless ? statelessRefusal(req.method, auth.principal, req.headers[SESSION_KEY_HEADER], modern) : undefined;
+    if (stateless) return sendRefusal(res, refusal(stateless.status, stateless.message, stateless.status === 401 ? -32001 : undefined, stateless.headers));
+    if (modern) return this.modern.handle(auth.principal, req, res, body);
     if (this.opts.stateless) return serveStateless(req, res, body, { runtime: this.opts.runtime, principal: auth.principal });
     await this.endpoint.handle(auth.principal, req, res, body);
   }

@@ -10,7 +10,7 @@ import { registerGetSession } from './tools/get-session';
 import { registerSetSession } from './tools/set-session';
 import { addAgentFeatures } from './agent-features';
 import { formValidator } from './form-validator';
-import { bucketKeyOf } from './bucket-key';
+import { chooseBucket, requestBucket } from './bucket-key';
 
 export const SERVER_NAME = 'mcc';
 export const SERVER_VERSION = '0.1.0';
@@ -27,6 +27,8 @@ export interface ConnectionOptions {
   principal: ConnectionContext['principal'];
   /** The bucket of a connection whose requests name none (stdio's one client). */
   fixedBucketKey?: string;
+  /** A 2026-07-28 request (a server per request): input is asked for with input-required results. */
+  modern?: boolean;
 }
 
 export function createServer(connection: ConnectionOptions): McpServer {
@@ -41,10 +43,13 @@ export function createServer(connection: ConnectionOptions): McpServer {
       debouncedNotificationMethods: ['notifications/tools/list_changed'],
     },
   );
+  const rules = { user: connection.principal.user, handles: connection.runtime.handles, ...(connection.fixedBucketKey ? { fixedKey: connection.fixedBucketKey } : {}) };
   const ctx: ConnectionContext = {
     runtime: connection.runtime,
     principal: connection.principal,
-    bucketKeyFor: (extra) => bucketKeyOf(extra, connection.fixedBucketKey),
+    bucketKeyFor: (extra) => requestBucket(extra, rules).key,
+    bucketFor: (extra, session) => chooseBucket(extra, session, rules),
+    modern: connection.modern === true,
     clientName: () => server.server.getClientVersion()?.name,
     feedback: new ConnectionFeedback(server, connection.runtime),
   };
