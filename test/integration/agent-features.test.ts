@@ -1,5 +1,6 @@
 // Prompts, resources (and subscriptions), completions and direct tools,
 // through the SDK's Client against the real `mcc serve` over HTTP.
+import { SESSION_ARG } from '../../src/core/server/tools/session-arg';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { copyFileSync, writeFileSync, readFileSync } from 'node:fs';
@@ -167,6 +168,7 @@ describe('direct tools', () => {
         host: { type: 'string', description: 'Host name or address', examples: ['10.0.0.5'] },
         count: { type: 'integer', description: 'How many pings', examples: [3] },
         verbose: { type: 'boolean', default: false },
+        session: { type: 'string', description: SESSION_ARG.description },
       });
       assert.equal((ping.inputSchema as { additionalProperties?: unknown }).additionalProperties, false);
       assert.deepEqual(ping.annotations, { readOnlyHint: true, openWorldHint: true, title: 'net.ping' });
