@@ -4,40 +4,14 @@
 // caller; missing params come back as an input-required result.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client, StreamableHTTPClientTransport, type CallToolResult, type ElicitResult } from '@modelcontextprotocol/client';
+import type { Client, CallToolResult } from '@modelcontextprotocol/client';
+import { callTool, connectModern, textOf } from '../support/modern-client';
 import { FIXTURES, connect as connectLegacy, okText as legacyOkText, startServe, tempDir, type ServeHandle } from './serve-process';
 
 const OWNER = 'owner-token-0123456789abcdef';
 const ALICE = 'alice-token-0123456789';
-
-interface ModernOptions {
-  token: string;
-  sessionKey?: string;
-  /** Answers a form for missing params (the client then declares form elicitation). */
-  answer?: (message: string) => ElicitResult;
-}
-
-export async function connectModern(url: string, o: ModernOptions): Promise<Client> {
-  const client = new Client(
-    { name: 'modern-test', version: '1.0.0' },
-    { versionNegotiation: { mode: { pin: '2026-07-28' } }, ...(o.answer ? { capabilities: { elicitation: { form: {} } } } : {}) },
-  );
-  const answer = o.answer;
-  if (answer) client.setRequestHandler('elicitation/create', (req) => Promise.resolve(answer(req.params.message)));
-  const headers: Record<string, string> = { authorization: `Bearer ${o.token}`, ...(o.sessionKey ? { 'x-mcc-session-key': o.sessionKey } : {}) };
-  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
-  return client;
-}
-
-export function textOf(r: CallToolResult): string {
-  return r.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
-}
-
-export async function callTool(c: Client, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
-  return (await c.callTool({ name, arguments: args })) as CallToolResult;
-}
 
 async function ok(c: Client, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
   const r = await callTool(c, name, args);
@@ -169,10 +143,22 @@ describe('MCP 2026-07-28 on mcc serve', () => {
     const sub = await c.listen({ toolsListChanged: true });
     try {
       assert.equal(sub.honoredFilter.toolsListChanged, true);
-      writeFileSync(catalog, `${readFileSync(catalog, 'utf8')}\n  - name: added_later\n    description: Added while listening.\n    exec: 'echo later'\n`);
+      // Written whole under another name, then renamed: the watcher never sees half a file.
+      const next = `${catalog}.next`;
+      writeFileSync(next, `${readFileSync(catalog, 'utf8')}\n  - name: added_later\n    description: Added while listening.\n    exec: 'echo later'\n`);
+      renameSync(next, catalog);
+      // Other reloads may come first (the watched folders see more than this edit): each
+      // notification is followed by a look, until one shows the new tool.
       const deadline = Date.now() + 10_000;
-      while (changed === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-      assert.ok(changed >= 1, 'a list_changed arrived on the listen stream');
+      let seen = 0;
+      let found = false;
+      while (!found && Date.now() < deadline) {
+        if (changed > seen) {
+          seen = changed;
+          found = textOf(await ok(c, 'search', { query: 'added_later' })).includes('test.added_later');
+        } else await new Promise((r) => setTimeout(r, 50));
+      }
+      assert.ok(found, `a list_changed announced the new tool (${changed} heard)`);
       assert.equal(textOf(await ok(c, 'execute', { key: 'test.added_later' })), 'later\n');
     } finally {
       await sub.close();

@@ -15,7 +15,7 @@ import { allowedHosts, allowedOrigins, hostForUrl } from './request-guard';
 import { readJsonRpcBody } from './request-body';
 import { SESSION_KEY_HEADER, sessionKeyError } from '../server/bucket-key';
 import { StatefulEndpoint } from './stateful-endpoint';
-import { serveStateless, statelessRefusal } from './stateless';
+import { missingKeyRefusal, serveStateless, statelessRefusal, type Refusal } from './stateless';
 import { ModernEndpoint } from './modern-endpoint';
 
 export interface HttpServerOptions {
@@ -137,6 +137,9 @@ class RequestRouter {
       res.setHeader('WWW-Authenticate', `Bearer realm="mcc", error="invalid_token", error_description="${auth.reason}"`);
       return sendRefusal(res, refusal(401, `Unauthorized: ${auth.reason}`, -32001));
     }
+    // Stateless: only callers with a token, and POST (stateless.ts).
+    const stateless = this.opts.stateless ? statelessRefusal(req.method, auth.principal) : undefined;
+    if (stateless) return sendStatelessRefusal(res, stateless);
     const keyProblem = sessionKeyProblem(req, auth.principal);
     if (keyProblem) return sendRefusal(res, refusal(400, keyProblem));
     let body: unknown;
@@ -149,9 +152,9 @@ class RequestRouter {
     }
     // 2026-07-28 has no MCP sessions: served per request, on any instance, stateless or not.
     const modern = req.method === 'POST' && (await ModernEndpoint.claims(req, body));
-    // Stateless 2025-11-25: only callers with a token, POST, and a named bucket (stateless.ts).
-    const stateless = this.opts.stateless ? statelessRefusal(req.method, auth.principal, req.headers[SESSION_KEY_HEADER], modern) : undefined;
-    if (stateless) return sendRefusal(res, refusal(stateless.status, stateless.message, stateless.status === 401 ? -32001 : undefined, stateless.headers));
+    // Stateless 2025-11-25: a named bucket too.
+    const noKey = this.opts.stateless ? missingKeyRefusal(req.headers[SESSION_KEY_HEADER], modern) : undefined;
+    if (noKey) return sendStatelessRefusal(res, noKey);
     if (modern) return this.modern.handle(auth.principal, req, res, body);
     if (this.opts.stateless) return serveStateless(req, res, body, { runtime: this.opts.runtime, principal: auth.principal });
     await this.endpoint.handle(auth.principal, req, res, body);
@@ -180,6 +183,10 @@ function sessionKeyProblem(req: IncomingMessage, principal: Principal): string |
     return 'anonymous callers cannot choose X-MCC-Session-Key; authenticate with a token to resume a bucket';
   }
   return undefined;
+}
+
+function sendStatelessRefusal(res: ServerResponse, r: Refusal): void {
+  sendRefusal(res, refusal(r.status, r.message, r.status === 401 ? -32001 : undefined, r.headers));
 }
 
 function isJsonContentType(value: string | undefined): boolean {

@@ -17,7 +17,7 @@ export interface Refusal {
 }
 
 /** Why a request cannot be served statelessly, or undefined when it can. Run after authentication. */
-export function statelessRefusal(method: string | undefined, principal: Principal, sessionKey: string | string[] | undefined, modern = false): Refusal | undefined {
+export function statelessRefusal(method: string | undefined, principal: Principal): Refusal | undefined {
   if (principal.anonymous) {
     return {
       status: 401,
@@ -28,7 +28,11 @@ export function statelessRefusal(method: string | undefined, principal: Principa
   if (method !== 'POST') {
     return { status: 405, message: 'this server is stateless (--stateless): send MCP messages with POST; there is no stream to GET or session to DELETE', headers: { Allow: 'POST' } };
   }
-  // A 2026-07-28 caller may name its bucket with a session handle instead.
+  return undefined;
+}
+
+/** A 2025-11-25 request without its bucket key; a 2026-07-28 caller may name its bucket with a session handle instead. */
+export function missingKeyRefusal(sessionKey: string | string[] | undefined, modern: boolean): Refusal | undefined {
   if (sessionKey === undefined && !modern) {
     return { status: 400, message: 'X-MCC-Session-Key is required: this server is stateless (--stateless), so each request names its session bucket with this header (1-128 letters, digits, ".", "_", ":" or "-")' };
   }
