@@ -6,9 +6,10 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { copyFileSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Client, CallToolResult } from '@modelcontextprotocol/client';
+import { Client, type CallToolResult } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { callTool, connectModern, textOf } from '../support/modern-client';
-import { FIXTURES, connect as connectLegacy, okText as legacyOkText, startServe, tempDir, type ServeHandle } from './serve-process';
+import { CLI, FIXTURES, connect as connectLegacy, okText as legacyOkText, startServe, tempDir, type ServeHandle } from './serve-process';
 
 const OWNER = 'owner-token-0123456789abcdef';
 const ALICE = 'alice-token-0123456789';
@@ -163,6 +164,32 @@ describe('MCP 2026-07-28 on mcc serve', () => {
     } finally {
       await sub.close();
       await c.close();
+    }
+  });
+});
+
+describe('MCP 2026-07-28 over stdio', () => {
+  test('a 2026-07-28 client and a 2025-11-25 client each get the one bucket of the stdio server', async () => {
+    const state = join(tempDir(), 's.json');
+    const args = [CLI, 'serve', '--stdio', '--session-key', 'desk', '--tools', join(FIXTURES, 'tools.yaml'), '--state', state];
+    const modern = new Client({ name: 'modern-stdio', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await modern.connect(new StdioClientTransport({ command: process.execPath, args, stderr: 'ignore' }));
+    try {
+      assert.equal(modern.getNegotiatedProtocolVersion(), '2026-07-28');
+      const set = await ok(modern, 'set_session', { name: 'target', value: 'db-1' });
+      assert.equal(set.structuredContent, undefined, 'the stdio client has its bucket: no handle to carry');
+      assert.match(textOf(await ok(modern, 'execute', { key: 'test.ctx_echo' })), /target=db-1\n/);
+    } finally {
+      await modern.close();
+    }
+    // The next client of the same key (today's revision) finds what was stored.
+    const legacy = new Client({ name: 'legacy-stdio', version: '1.0.0' });
+    await legacy.connect(new StdioClientTransport({ command: process.execPath, args, stderr: 'ignore' }));
+    try {
+      assert.equal(legacy.getNegotiatedProtocolVersion(), '2025-11-25');
+      assert.equal(textOf(await ok(legacy, 'get_session', { name: 'target' })), '"db-1"');
+    } finally {
+      await legacy.close();
     }
   });
 });
