@@ -26,6 +26,6 @@ export function textOf(r: CallToolResult): string {
 }
 
 export async function callTool(c: Client, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
-  return (await c.callTool({ name, arguments: args })) as CallToolResult;
+  return (await c.callTool({ name, arguments: args }));
 }
 

@@ -6,7 +6,7 @@
 // caller keeps its variables with a session handle (session-handles.ts) or
 // X-MCC-Session-Key; any instance can answer any request.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createMcpHandler, isLegacyRequest, PROTOCOL_VERSION_META_KEY, type AuthInfo, type McpHttpHandler } from '@modelcontextprotocol/server';
+import { createMcpHandler, isLegacyRequest, PROTOCOL_VERSION_META_KEY, SUPPORTED_PROTOCOL_VERSIONS, type AuthInfo, type McpHttpHandler } from '@modelcontextprotocol/server';
 import { toNodeHandler, toWebRequest, type NodeMcpRequestHandler } from '@modelcontextprotocol/node';
 import type { Runtime } from '../runtime';
 import type { Principal } from '../identity';
@@ -30,9 +30,17 @@ export class ModernEndpoint {
     this.unwatch = () => changed.dispose();
   }
 
-  /** Whether a POST body claims the 2026-07-28 revision (cheap check first: most traffic is today's). */
+  /**
+   * Whether a POST is a 2026-07-28 request, the SDK deciding; today's
+   * traffic is told apart cheaply first: it names its MCP session, or
+   * neither its body nor its MCP-Protocol-Version header claims a newer
+   * revision (an initialize request has no header yet).
+   */
   static async claims(req: IncomingMessage, body: unknown): Promise<boolean> {
-    if (!claimsModern(body)) return false;
+    if (req.headers['mcp-session-id'] !== undefined) return false;
+    const version = req.headers['mcp-protocol-version'];
+    const legacyHeader = version === undefined || (typeof version === 'string' && LEGACY_VERSIONS.has(version));
+    if (legacyHeader && !claimsModern(body)) return false;
     return !(await isLegacyRequest(await toWebRequest(req, body), body));
   }
 
@@ -46,6 +54,9 @@ export class ModernEndpoint {
     await this.handler.close();
   }
 }
+
+// The revisions of the initialize handshake (2025-11-25 and before).
+const LEGACY_VERSIONS: ReadonlySet<string> = new Set(SUPPORTED_PROTOCOL_VERSIONS);
 
 function claimsModern(body: unknown): boolean {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
