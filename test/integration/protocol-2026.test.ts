@@ -137,6 +137,22 @@ describe('MCP 2026-07-28 on mcc serve', () => {
     }
   });
 
+  test('log messages only for a call that names a level in _meta (logging/setLevel is gone)', async () => {
+    const c = await connectModern(h.url, { token: OWNER });
+    const logs: string[] = [];
+    c.setNotificationHandler('notifications/message', (n) => void logs.push(`${n.params.level} ${JSON.stringify(n.params.data)}`));
+    try {
+      await callTool(c, 'execute', { key: 'test.fails' });
+      assert.equal(logs.length, 0, `no level asked: no log messages, got ${logs.join('; ')}`);
+      const r = (await c.callTool({ name: 'execute', arguments: { key: 'test.fails' }, _meta: { 'io.modelcontextprotocol/logLevel': 'info' } })) as CallToolResult;
+      assert.equal(r.isError, true);
+      assert.ok(logs.some((l) => l.startsWith('info ') && l.includes('test.fails')), logs.join('\n'));
+      assert.ok(logs.some((l) => l.startsWith('error ')), 'the failed exit at error level');
+    } finally {
+      await c.close();
+    }
+  });
+
   test('subscriptions/listen hears tools/list_changed when the catalog changes', async () => {
     const c = await connectModern(h.url, { token: OWNER });
     let changed = 0;

@@ -5,6 +5,7 @@
 // would drop, so that the call's stream ends instead of hanging open.
 import type { McpServer } from '@modelcontextprotocol/server';
 import {
+  LOG_LEVEL_META_KEY,
   ProtocolError,
   ProtocolErrorCode,
   type CallToolResult,
@@ -40,16 +41,20 @@ export class ConnectionFeedback {
   constructor(
     private readonly server: McpServer,
     private readonly runtime: Runtime,
+    /** 2026-07-28: no logging/setLevel; each request names its level in `_meta`, and none means no log messages. */
+    private readonly modern = false,
   ) {
+    if (modern) return;
     onSetLoggingLevel(server, (level) => {
       if (!SEVERITY.includes(level as LoggingLevel)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `level must be one of ${SEVERITY.join(', ')}`);
       this.level = level as LoggingLevel;
     });
   }
 
-  /** Whether a message of this level reaches the client (all do until it sets a level). */
-  wants(level: LoggingLevel): boolean {
-    return this.level === undefined || SEVERITY.indexOf(level) >= SEVERITY.indexOf(this.level);
+  /** Whether a message of this level reaches the client (on 2025-11-25, all do until it sets a level). */
+  wants(level: LoggingLevel, requested = this.level): boolean {
+    if (this.modern && requested === undefined) return false;
+    return requested === undefined || SEVERITY.indexOf(level) >= SEVERITY.indexOf(requested);
   }
 
   /**
@@ -58,11 +63,12 @@ export class ConnectionFeedback {
    * before the answer and sends the answer of a call the client cancelled.
    */
   start(extra: FeedbackExtra): CallFeedback {
+    const threshold = this.modern ? requestedLevel(extra) : this.level;
     const notify = (n: ServerNotification): void => {
       extra.mcpReq.notify(n).catch(() => undefined); // the client may be gone; the run goes on
     };
     const log = new RunLog((level, logger, data) => {
-      if (this.wants(level)) notify({ method: 'notifications/message', params: { level, logger, data } });
+      if (this.wants(level, threshold)) notify({ method: 'notifications/message', params: { level, logger, data } });
     });
     const token = extra.mcpReq._meta?.progressToken;
     const progress =
@@ -92,4 +98,11 @@ export class ConnectionFeedback {
       return undefined; // a bad limit refuses the run itself; progress just shows no total
     }
   }
+}
+
+/** The log level a 2026-07-28 request asks for in its `_meta`, if a valid one. */
+function requestedLevel(extra: FeedbackExtra): LoggingLevel | undefined {
+  // The SDK lifts the reserved keys of `_meta` into the request's envelope.
+  const level = (extra.mcpReq.envelope as Record<string, unknown> | undefined)?.[LOG_LEVEL_META_KEY];
+  return SEVERITY.includes(level as LoggingLevel) ? (level as LoggingLevel) : undefined;
 }

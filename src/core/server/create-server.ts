@@ -51,7 +51,7 @@ export function createServer(connection: ConnectionOptions): McpServer {
     bucketFor: (extra, session) => chooseBucket(extra, session, rules),
     modern: connection.modern === true,
     clientName: () => server.server.getClientVersion()?.name,
-    feedback: new ConnectionFeedback(server, connection.runtime),
+    feedback: new ConnectionFeedback(server, connection.runtime, connection.modern === true),
   };
   const catalogTools = [registerSearch(server, ctx), registerExecute(server, ctx), registerDescribeTools(server, ctx)];
   registerGetSession(server, ctx);
