@@ -144,7 +144,7 @@ describe('MCP 2026-07-28 on mcc serve', () => {
     try {
       await callTool(c, 'execute', { key: 'test.fails' });
       assert.equal(logs.length, 0, `no level asked: no log messages, got ${logs.join('; ')}`);
-      const r = (await c.callTool({ name: 'execute', arguments: { key: 'test.fails' }, _meta: { 'io.modelcontextprotocol/logLevel': 'info' } })) as CallToolResult;
+      const r = (await c.callTool({ name: 'execute', arguments: { key: 'test.fails' }, _meta: { 'io.modelcontextprotocol/logLevel': 'info' } }));
       assert.equal(r.isError, true);
       assert.ok(logs.some((l) => l.startsWith('info ') && l.includes('test.fails')), logs.join('\n'));
       assert.ok(logs.some((l) => l.startsWith('error ')), 'the failed exit at error level');
