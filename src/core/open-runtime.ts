@@ -39,6 +39,8 @@ export interface OpenRuntimeOptions {
    * watches each run in a terminal).
    */
   execMode: RunMode;
+  /** Signs session handles; startServing gives the owner token, so instances sharing MCC_TOKEN accept each other's. */
+  handleSecret?: string;
 }
 
 export interface OpenedRuntime {
@@ -74,6 +76,7 @@ export async function openRuntime(o: OpenRuntimeOptions): Promise<OpenedRuntime>
     ...(o.onAudit ? { onAudit: o.onAudit } : {}),
     ...(o.gate ? { gate: o.gate } : {}),
     ...(o.expose ? { expose: o.expose } : {}),
+    ...(o.handleSecret !== undefined ? { handleSecret: o.handleSecret } : {}),
   });
   return { runtime, store, fnResolver: new FnToolResolver(hostOpts) };
 }

@@ -15,7 +15,8 @@ import { allowedHosts, allowedOrigins, hostForUrl } from './request-guard';
 import { readJsonRpcBody } from './request-body';
 import { SESSION_KEY_HEADER, sessionKeyError } from '../server/bucket-key';
 import { StatefulEndpoint } from './stateful-endpoint';
-import { serveStateless, statelessRefusal } from './stateless';
+import { missingKeyRefusal, serveStateless, statelessRefusal, type Refusal } from './stateless';
+import { ModernEndpoint } from './modern-endpoint';
 import { answerHealth, isHealthPath, REASONS, type Readiness } from './health';
 
 export interface HttpServerOptions {
@@ -54,7 +55,8 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<McpHttpS
   const host = opts.host ?? '127.0.0.1';
   const logger = opts.logger ?? silentLogger;
   const sessions = new McpSessionRegistry({ ...DEFAULT_SESSION_LIMITS, ...opts.sessions }, { logger });
-  const router = new RequestRouter(opts, new StatefulEndpoint(opts.runtime, sessions));
+  const modern = new ModernEndpoint(opts.runtime, logger);
+  const router = new RequestRouter(opts, new StatefulEndpoint(opts.runtime, sessions), modern);
   const http: Server = createHttpServer((req, res) => {
     router.handle(req, res).catch((e: unknown) => {
       logger.error(`request failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
@@ -65,6 +67,7 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<McpHttpS
     await listen(http, opts.port ?? 0, host);
   } catch (e) {
     await sessions.closeAll(); // stops its sweep timer
+    await modern.close();
     throw e;
   }
   const port = (http.address() as AddressInfo).port;
@@ -88,6 +91,7 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<McpHttpS
       // Ends every open stream (GET streams never end by themselves), so the
       // responses finish cleanly before the sockets go.
       await sessions.closeAll();
+      await modern.close();
       await router.posts.idle(1000);
       http.closeAllConnections();
       await closed;
@@ -118,6 +122,7 @@ class RequestRouter {
   constructor(
     private readonly opts: HttpServerOptions,
     private readonly endpoint: StatefulEndpoint,
+    private readonly modern: ModernEndpoint,
   ) {
     this.maxBody = opts.maxBodyBytes ?? 4 * 1024 * 1024;
     this.readiness = opts.readiness ?? (() => Promise.resolve(opts.runtime.catalog.loaded ? undefined : REASONS.catalog));
@@ -139,9 +144,9 @@ class RequestRouter {
       res.setHeader('WWW-Authenticate', `Bearer realm="mcc", error="invalid_token", error_description="${auth.reason}"`);
       return sendRefusal(res, refusal(401, `Unauthorized: ${auth.reason}`, -32001));
     }
-    // Stateless: only callers with a token, POST, and a named bucket (stateless.ts).
-    const stateless = this.opts.stateless ? statelessRefusal(req.method, auth.principal, req.headers[SESSION_KEY_HEADER]) : undefined;
-    if (stateless) return sendRefusal(res, refusal(stateless.status, stateless.message, stateless.status === 401 ? -32001 : undefined, stateless.headers));
+    // Stateless: only callers with a token, and POST (stateless.ts).
+    const stateless = this.opts.stateless ? statelessRefusal(req.method, auth.principal) : undefined;
+    if (stateless) return sendStatelessRefusal(res, stateless);
     const keyProblem = sessionKeyProblem(req, auth.principal);
     if (keyProblem) return sendRefusal(res, refusal(400, keyProblem));
     let body: unknown;
@@ -152,6 +157,12 @@ class RequestRouter {
       if (!read.ok) return sendRefusal(res, read.refusal);
       body = read.value;
     }
+    // 2026-07-28 has no MCP sessions: served per request, on any instance, stateless or not.
+    const modern = req.method === 'POST' && (await ModernEndpoint.claims(req, body));
+    // Stateless 2025-11-25: a named bucket too.
+    const noKey = this.opts.stateless ? missingKeyRefusal(req.headers[SESSION_KEY_HEADER], modern) : undefined;
+    if (noKey) return sendStatelessRefusal(res, noKey);
+    if (modern) return this.modern.handle(auth.principal, req, res, body);
     if (this.opts.stateless) return serveStateless(req, res, body, { runtime: this.opts.runtime, principal: auth.principal });
     await this.endpoint.handle(auth.principal, req, res, body);
   }
@@ -179,6 +190,10 @@ function sessionKeyProblem(req: IncomingMessage, principal: Principal): string |
     return 'anonymous callers cannot choose X-MCC-Session-Key; authenticate with a token to resume a bucket';
   }
   return undefined;
+}
+
+function sendStatelessRefusal(res: ServerResponse, r: Refusal): void {
+  sendRefusal(res, refusal(r.status, r.message, r.status === 401 ? -32001 : undefined, r.headers));
 }
 
 function isJsonContentType(value: string | undefined): boolean {
