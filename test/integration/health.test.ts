@@ -137,7 +137,14 @@ void describe('readyz in process', () => {
     try {
       assert.deepEqual(brief(await get(port, '/healthz', { Host: 'balancer.internal' })), { status: 200, body: '{"status":"ok"}' });
       assert.deepEqual(brief(await get(port, '/readyz', { Host: 'balancer.internal' })), READY);
-      assert.equal((await get(port, '/mcp', { Authorization: `Bearer ${OWNER_TOKEN}` }, 'POST')).status, 400);
+      // A 2025-11-25 request without its bucket key is still refused.
+      const noKey = await fetch(`http://127.0.0.1:${port}/mcp`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${OWNER_TOKEN}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      });
+      assert.equal(noKey.status, 400);
+      assert.match(await noKey.text(), /X-MCC-Session-Key is required/);
     } finally {
       await server.stop();
     }
