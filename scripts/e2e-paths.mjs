@@ -12,6 +12,8 @@ export const versions = Object.freeze({
   playwrightCore: '1.64.1',
   // The MCP conformance suite's CLI (server scenarios); it needs Node >= 22, so runs on node@24.
   conformance: '0.1.16',
+  // The 0.2 line tests 2026-07-28 as well; an alpha, so pinned exactly (it is not the `latest` tag).
+  conformanceNext: '0.2.0-alpha.12',
 });
 
 export const cacheDir = process.env.MCC_E2E_CACHE || path.join(os.homedir(), '.cache', 'mcc-e2e');
@@ -22,6 +24,7 @@ const nodeDir = path.join(cacheDir, `node-${versions.node}`);
 const codeServerDir = path.join(cacheDir, `code-server-${versions.codeServer}`);
 const playwrightDir = path.join(cacheDir, `playwright-core-${versions.playwrightCore}`);
 const conformanceDir = path.join(cacheDir, `mcp-conformance-${versions.conformance}`);
+const conformanceNextDir = path.join(cacheDir, `mcp-conformance-${versions.conformanceNext}`);
 
 export const paths = Object.freeze({
   cacheDir,
@@ -37,6 +40,8 @@ export const paths = Object.freeze({
   chromium: process.env.MCC_E2E_CHROMIUM || '/usr/bin/chromium',
   conformanceDir,
   conformance: path.join(conformanceDir, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js'),
+  conformanceNextDir,
+  conformanceNext: path.join(conformanceNextDir, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js'),
 });
 
 export const MARKER = '.mcc-e2e-ok';
@@ -53,6 +58,7 @@ export function assertReady() {
     [paths.codeServerDir, `code-server ${versions.codeServer}`],
     [paths.playwrightDir, `playwright-core ${versions.playwrightCore}`],
     [paths.conformanceDir, `@modelcontextprotocol/conformance ${versions.conformance}`],
+    [paths.conformanceNextDir, `@modelcontextprotocol/conformance ${versions.conformanceNext}`],
   ].filter(([dir]) => !isInstalled(dir)).map(([, name]) => name);
   if (!fs.existsSync(paths.chromium)) missing.push(`chromium (${paths.chromium})`);
   if (missing.length) {

@@ -189,17 +189,22 @@ try {
     check: () => mustExist(paths.playwrightCore, 'playwright-core'),
   });
 
-  await ensureNpmPackage({
-    name: `@modelcontextprotocol/conformance ${versions.conformance}`,
-    dir: paths.conformanceDir,
-    spec: `@modelcontextprotocol/conformance@${versions.conformance}`,
-    env: node24Env(),
-    check: () => {
-      mustExist(paths.conformance, 'conformance CLI');
-      const r = spawnSync(paths.node, [paths.conformance, '--version'], { encoding: 'utf8' });
-      if (r.stdout.trim() !== versions.conformance) throw new SetupError(`the conformance CLI answered '${(r.stdout + r.stderr).trim()}' under Node 24; to retry: ${RETRY}`);
-    },
-  });
+  for (const [version, dir, cli] of [
+    [versions.conformance, paths.conformanceDir, paths.conformance],
+    [versions.conformanceNext, paths.conformanceNextDir, paths.conformanceNext],
+  ]) {
+    await ensureNpmPackage({
+      name: `@modelcontextprotocol/conformance ${version}`,
+      dir,
+      spec: `@modelcontextprotocol/conformance@${version}`,
+      env: node24Env(),
+      check: () => {
+        mustExist(cli, 'conformance CLI');
+        const r = spawnSync(paths.node, [cli, '--version'], { encoding: 'utf8' });
+        if (r.stdout.trim() !== version) throw new SetupError(`the conformance CLI answered '${(r.stdout + r.stderr).trim()}' under Node 24; to retry: ${RETRY}`);
+      },
+    });
+  }
 
   mustExist(paths.chromium, 'chromium');
   const total = Date.now() - t0;

@@ -1,4 +1,4 @@
-// Command-line parsing for `mcc serve`, with errors a person can act on.
+// Command-line parsing for `mcc serve` and `mcc check`, with errors a person can act on.
 import { parseArgs } from 'node:util';
 import { homedir, userInfo } from 'node:os';
 import { join } from 'node:path';
@@ -40,7 +40,14 @@ export interface ServeArgs {
 
 export class UsageError extends Error {}
 
-export const USAGE = `Usage: mcc serve [options]
+export const USAGE = `Usage: mcc serve [options]       serve the catalogs to MCP clients
+       mcc check [options] [PATH]...
+                                  check the catalogs (PATHs add to --tools) and the
+                                  users file; prints each problem as file:line and
+                                  exits 1 on an error (warnings alone: 0)
+       mcc --version
+
+Options (check reads --tools, --users and --user, and accepts the rest):
 
   --tools PATH          catalog file, folder or glob pattern (repeatable; quote patterns;
                         default ./tools.yaml)
@@ -88,41 +95,67 @@ The owner's bearer token is $MCC_TOKEN, or a new random one printed at start.
 Compiled code and parsed catalogs are cached in $MCC_CACHE_DIR (default
 $XDG_CACHE_HOME/mcc, i.e. ~/.cache/mcc); MCC_CACHE_DIR=off turns that off.`;
 
+/** What `mcc check` checks: serve's catalogs, users file and owner. */
+export interface CheckArgs {
+  tools: string[];
+  users?: string;
+  user: string;
+}
+
+/**
+ * `mcc check` takes serve's command line, so CI can check with the very
+ * arguments it serves with; positional paths are catalogs too.
+ */
+export function parseCheckArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): CheckArgs {
+  let tokens;
+  try {
+    tokens = parseArgs({ args: argv, allowPositionals: true, strict: true, tokens: true, options: SERVE_OPTIONS }).tokens;
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  const positional = new Set(tokens.filter((t) => t.kind === 'positional').map((t) => t.index));
+  const paths = argv.filter((_, i) => positional.has(i));
+  const serve = parseServeArgs(argv.filter((_, i) => !positional.has(i)), env);
+  const named = tokens.some((t) => t.kind === 'option' && t.name === 'tools');
+  return {
+    tools: named ? [...serve.tools, ...paths] : paths.length > 0 ? paths : serve.tools,
+    ...(serve.users ? { users: serve.users } : {}),
+    user: serve.user,
+  };
+}
+
+const SERVE_OPTIONS = {
+  tools: { type: 'string', multiple: true },
+  users: { type: 'string' },
+  host: { type: 'string' },
+  port: { type: 'string' },
+  state: { type: 'string' },
+  store: { type: 'string' },
+  'store-prefix': { type: 'string' },
+  stateless: { type: 'boolean' },
+  'session-ttl': { type: 'string' },
+  stdio: { type: 'boolean' },
+  'session-key': { type: 'string' },
+  user: { type: 'string' },
+  email: { type: 'string' },
+  groups: { type: 'string' },
+  'max-value-bytes': { type: 'string' },
+  'max-bucket-bytes': { type: 'string' },
+  'max-output-bytes': { type: 'string' },
+  watch: { type: 'boolean' },
+  pty: { type: 'boolean' },
+  'mcp-session-idle': { type: 'string' },
+  'mcp-sessions-per-user': { type: 'string' },
+  'mcp-sessions-anonymous': { type: 'string' },
+  'mcp-sessions-max': { type: 'string' },
+  expose: { type: 'string' },
+  sandbox: { type: 'string' },
+} as const;
+
 export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): ServeArgs {
   let parsed;
   try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: false,
-      strict: true,
-      options: {
-        tools: { type: 'string', multiple: true },
-        users: { type: 'string' },
-        host: { type: 'string' },
-        port: { type: 'string' },
-        state: { type: 'string' },
-        store: { type: 'string' },
-        'store-prefix': { type: 'string' },
-        stateless: { type: 'boolean' },
-        'session-ttl': { type: 'string' },
-        stdio: { type: 'boolean' },
-        'session-key': { type: 'string' },
-        user: { type: 'string' },
-        email: { type: 'string' },
-        groups: { type: 'string' },
-        'max-value-bytes': { type: 'string' },
-        'max-bucket-bytes': { type: 'string' },
-        'max-output-bytes': { type: 'string' },
-        watch: { type: 'boolean' },
-        pty: { type: 'boolean' },
-        'mcp-session-idle': { type: 'string' },
-        'mcp-sessions-per-user': { type: 'string' },
-        'mcp-sessions-anonymous': { type: 'string' },
-        'mcp-sessions-max': { type: 'string' },
-        expose: { type: 'string' },
-        sandbox: { type: 'string' },
-      },
-    });
+    parsed = parseArgs({ args: argv, allowPositionals: false, strict: true, options: SERVE_OPTIONS });
   } catch (e) {
     throw new UsageError((e as Error).message);
   }

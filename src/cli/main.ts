@@ -1,6 +1,9 @@
-// `mcc serve`: the headless runtime for any MCP client, and for tests.
-import { resolve } from 'node:path';
-import { parseServeArgs, UsageError, USAGE, type ServeArgs } from './args';
+// `mcc serve`: the headless runtime for any MCP client, and for tests;
+// `mcc check`: the catalogs and users file checked, for a catalog's CI.
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseCheckArgs, parseServeArgs, UsageError, USAGE, type ServeArgs } from './args';
+import { runCheck } from './check';
 import { stderrLogger, runEventLogger } from './stderr-logger';
 import { AuthConfigError, newToken } from '../core/http/authenticator';
 import { loadUsersFile, type UsersConfig } from '../core/http/users-file';
@@ -118,16 +121,29 @@ async function serve(args: ServeArgs, hooks: CliHooks): Promise<void> {
 
 async function main(argv: string[], hooks: CliHooks): Promise<void> {
   const [command, ...rest] = argv;
-  if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+  if (command === undefined || command === '--help' || command === '-h' || command === 'help' || rest.includes('--help') || rest.includes('-h')) {
     process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  if (command === '--version' || command === '-v' || command === 'version') {
+    process.stdout.write(`${version()}\n`);
+    return;
+  }
+  if (command === 'check') {
+    process.exitCode = await runCheck(parseCheckArgs(rest), process.stdout);
     return;
   }
   if (command !== 'serve') throw new UsageError(`unknown command '${command}'\n\n${USAGE}`);
-  if (rest.includes('--help') || rest.includes('-h')) {
-    process.stdout.write(`${USAGE}\n`);
-    return;
-  }
   await serve(parseServeArgs(rest), hooks);
+}
+
+/** The package's version: dist/cli-main.js sits in dist/, beside the package's package.json. */
+function version(): string {
+  try {
+    return (JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')) as { version: string }).version;
+  } catch {
+    return 'unknown';
+  }
 }
 
 /** Runs `mcc <argv>`; a failure is printed and sets the exit code (2 for a usage error). */

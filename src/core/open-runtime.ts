@@ -46,6 +46,8 @@ export interface OpenRuntimeOptions {
   sandbox?: ServerSandbox;
   /** Where bwrap is found (tests: a PATH without it). */
   sandboxProbe?: ProbeOptions;
+  /** Signs session handles; startServing gives the owner token, so instances sharing MCC_TOKEN accept each other's. */
+  handleSecret?: string;
 }
 
 export interface OpenedRuntime {
@@ -84,6 +86,7 @@ export async function openRuntime(o: OpenRuntimeOptions): Promise<OpenedRuntime>
     ...(o.onAudit ? { onAudit: o.onAudit } : {}),
     ...(o.gate ? { gate: o.gate } : {}),
     ...(o.expose ? { expose: o.expose } : {}),
+    ...(o.handleSecret !== undefined ? { handleSecret: o.handleSecret } : {}),
   });
   return { runtime, store, fnResolver: new FnToolResolver({ ...hostOpts, sandbox }) };
 }

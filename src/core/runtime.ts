@@ -17,6 +17,8 @@ import { CallPipeline } from './call/call-pipeline';
 import { CallerCatalog } from './call/caller-catalog';
 import { RunningCalls } from './call/running-calls';
 import type { Sandbox } from './sandbox/sandbox';
+import { SessionHandles } from './session/session-handles';
+import { randomBytes } from 'node:crypto';
 
 export type { AuditEntry } from './call/audit-entry';
 export type { CallOptions } from './call/call-pipeline';
@@ -37,6 +39,8 @@ export interface RuntimeOptions {
   expose?: ExposeMode;
   /** Who runs sandboxed, as describe_tools and the audit line show it (the executors enforce it). */
   sandbox?: Sandbox;
+  /** Signs session handles (session-handles.ts): instances that share it accept each other's handles (default: random per start). */
+  handleSecret?: string;
 }
 
 export class Runtime {
@@ -46,11 +50,14 @@ export class Runtime {
   readonly calls: CallPipeline;
   /** The calls running now (cancel one; shutdown stops them all). */
   readonly running = new RunningCalls();
+  /** The session handles of callers without an MCP session. */
+  readonly handles: SessionHandles;
 
   constructor(private readonly opts: RuntimeOptions) {
     const logger = opts.logger ?? silentLogger;
     const clock = opts.clock ?? systemClock;
     this.catalog = new CallerCatalog(opts.gate, opts.expose);
+    this.handles = new SessionHandles(opts.handleSecret ?? randomBytes(32).toString('base64url'));
     this.calls = new CallPipeline({
       catalog: this.catalog,
       store: opts.store,

@@ -60,6 +60,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<MccApi
   const definitions = new DefinitionProvider(server, sessionKey, ready);
   sub(definitions, definitions.register(), catalog.onDidChange(() => definitions.bump()));
   sub(toDisposable(server.onDidChangeState((s) => s === 'running' && definitions.bump())));
+  // The expose mode changes which tools are listed: a new version, so VS Code never keeps a stale list.
+  sub(vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('mcc.tools.expose') && definitions.bump()));
 
   // The identity keys shown (`tools`) follow the catalog, so a reload refreshes the view too.
   const sessions = new SessionsTree(server, sessionKey, () => trust.trusted, catalog.onDidChange);

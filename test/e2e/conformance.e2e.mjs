@@ -15,36 +15,14 @@
 //   node scripts/e2e-test.mjs test/e2e/conformance.e2e.mjs
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { paths, isInstalled } from '../../scripts/e2e-paths.mjs';
+import { startServe } from './conformance-serve.mjs';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const APPLICABLE = ['server-initialize', 'ping', 'logging-set-level', 'tools-list', 'server-sse-multiple-streams', 'dns-rebinding-protection'];
-
-/** Starts the built CLI with token-less access (the suite sends no token) on a free port. */
-async function startServe(dir) {
-  const users = path.join(dir, 'users.yaml');
-  fs.writeFileSync(users, 'users: []\nanonymous: true\n');
-  const proc = spawn(process.execPath, [path.join(repoRoot, 'dist', 'cli.js'), 'serve', '--tools', path.join(repoRoot, 'tools.yaml'), '--users', users, '--state', path.join(dir, 's.json')], {
-    cwd: repoRoot,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let err = '';
-  proc.stderr.on('data', (d) => (err += d));
-  const line = await new Promise((resolve, reject) => {
-    let out = '';
-    proc.stdout.on('data', (d) => {
-      out += d;
-      if (out.includes('\n')) resolve(out.slice(0, out.indexOf('\n')));
-    });
-    proc.once('exit', (code) => reject(new Error(`mcc serve exited with ${code}: ${err}`)));
-  });
-  return { url: JSON.parse(line).url, proc, stderr: () => err };
-}
 
 describe('MCP conformance suite (server scenarios that apply)', () => {
   let server;

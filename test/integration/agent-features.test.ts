@@ -1,5 +1,6 @@
 // Prompts, resources (and subscriptions), completions and direct tools,
 // through the SDK's Client against the real `mcc serve` over HTTP.
+import { SESSION_ARG } from '../../src/core/server/tools/session-arg';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { copyFileSync, writeFileSync, readFileSync } from 'node:fs';
@@ -167,6 +168,7 @@ describe('direct tools', () => {
         host: { type: 'string', description: 'Host name or address', examples: ['10.0.0.5'] },
         count: { type: 'integer', description: 'How many pings', examples: [3] },
         verbose: { type: 'boolean', default: false },
+        session: { type: 'string', description: SESSION_ARG.description },
       });
       assert.equal((ping.inputSchema as { additionalProperties?: unknown }).additionalProperties, false);
       assert.deepEqual(ping.annotations, { readOnlyHint: true, openWorldHint: true, title: 'net.ping' });
@@ -179,8 +181,8 @@ describe('direct tools', () => {
       assert.match(text(bad), /unknown parameter 'extra'.*parameter 'count' must be an integer/);
       const missing = await call(c, 'net__ping', { host: 'gw' });
       assert.match(text(missing), /missing required parameter 'count'/, 'without elicitation support: the error as before');
-      const forbidden = await call(c, 'ops__deploy', { target: 'x' });
-      assert.equal(forbidden.isError, true);
+      // A tool the caller may not run is not there: the protocol's unknown-tool error (-32602), as for any unknown name.
+      await assert.rejects(call(c, 'ops__deploy', { target: 'x' }), (e: { code?: number; message?: string }) => e.code === -32602 && /Tool ops__deploy not found/.test(e.message ?? ''));
       // Every call was audited like an execute call, under the tool's key.
       await until('the audit lines', () => /call nina \S+ net\.ping \{"host":"gw"\} -> error/.test(h.stderr()));
       assert.match(h.stderr(), /call nina \S+ net\.ping \{"host":"gw","count":2,"verbose":false\} -> 0/);

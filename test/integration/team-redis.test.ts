@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { redisUnavailable, startRedis, type RedisServer } from '../support/redis-server';
+import { callTool, connectModern, textOf } from '../support/modern-client';
 import { FIXTURES, call, connect, okText, startServe, tempDir, text, type ServeHandle } from './serve-process';
 
 const TOKEN = 'team-token-0123456789abcdef';
@@ -134,6 +135,34 @@ describe('two stateless instances over one Redis, behind a round-robin proxy', {
     const get = await fetch(instances[0].url, { headers: { authorization: `Bearer ${TOKEN}`, 'x-mcc-session-key': 'k' } });
     assert.equal(get.status, 405);
     assert.equal(get.headers.get('allow'), 'POST');
+  });
+
+  test('a 2026-07-28 client keeps its variables with a session handle across both instances, with no sticky routing', async () => {
+    const modern = await connectModern(proxy.url, { token: TOKEN });
+    const alice = await connectModern(proxy.url, { token: ALICE });
+    try {
+      const set = await callTool(modern, 'set_session', { name: 'zone', value: 'eu-1' });
+      const handle = (set.structuredContent as { session: string }).session;
+      const from = proxy.log.length;
+      for (let i = 0; i < 4; i++) {
+        assert.equal(textOf(await callTool(modern, 'get_session', { name: 'zone', session: handle })), '"eu-1"', `round ${i}`);
+      }
+      for (let i = 0; i < 4; i++) {
+        assert.match(textOf(await callTool(modern, 'execute', { key: 'test.ctx_echo', session: handle })), /user=owner\n/);
+      }
+      for (const tool of ['get_session', 'execute']) {
+        const served = new Set(proxy.log.slice(from).filter((c) => c.tool === tool).map((c) => c.target));
+        assert.deepEqual([...served].sort(), [0, 1], `both instances answered ${tool}`);
+      }
+      for (let i = 0; i < 2; i++) {
+        const stolen = await callTool(alice, 'get_session', { name: 'zone', session: handle });
+        assert.equal(stolen.isError, true);
+        assert.match(textOf(stolen), /Unknown session handle/);
+      }
+    } finally {
+      await modern.close();
+      await alice.close();
+    }
   });
 
   test('killing one instance with kill -9 loses nothing acknowledged', async () => {

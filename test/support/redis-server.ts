@@ -34,7 +34,9 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export async function startRedis(): Promise<RedisServer> {
+/** On a free port, or on `port` (a restart where a stopped one was, as clients reconnect to it). */
+export async function startRedis(port?: number): Promise<RedisServer> {
+  if (port !== undefined) return tryStart(port);
   for (let attempt = 0; ; attempt++) {
     try {
       return await tryStart(await freePort());

@@ -15,13 +15,14 @@ export class BucketVariables {
     private readonly catalog: CallerCatalog,
   ) {}
 
-  async read(p: Principal, bucketKey: string, name: unknown, client: string | undefined): Promise<ToolCallResult> {
+  /** `fresh`: a bucket no one named, which a read must not bring into being. */
+  async read(p: Principal, bucketKey: string, name: unknown, client: string | undefined, fresh = false): Promise<ToolCallResult> {
     const reserved = typeof name === 'string' && isReservedKey(name);
     const bad = reserved ? undefined : validateVariableName(name);
     if (bad) return fail(bad);
     return answerSessionErrors(async () => {
       // Reads write nothing now: the last use is queued and written in a batch.
-      this.store.touch(p.user, bucketKey, client);
+      if (!fresh) this.store.touch(p.user, bucketKey, client);
       if (reserved) return ok(JSON.stringify(this.catalog.identity(p)[name]));
       const vars = await this.store.variables(p.user, bucketKey);
       const key = name as string;

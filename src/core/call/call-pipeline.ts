@@ -35,6 +35,8 @@ export interface CallOptions {
   events?: RunEventSink;
   /** Asks the caller's user for missing required params (MCP elicitation), when the client can. */
   ask?: ParamAsker;
+  /** The bucket is new to this call (a caller that named none): it is kept only if the call writes to it. */
+  freshBucket?: boolean;
 }
 
 /** Who calls, in which bucket. */
@@ -107,7 +109,7 @@ export class CallPipeline {
 
   /** One variable of the bucket (or identity key) as JSON. */
   getSession(p: Principal, bucketKey: string, name: unknown, call: CallOptions = {}): Promise<ToolCallResult> {
-    return this.audited({ principal: p, bucketKey }, 'get_session', { name }, call, () => this.parts.variables.read(p, bucketKey, name, clientLabel(call.clientName)));
+    return this.audited({ principal: p, bucketKey }, 'get_session', { name }, call, () => this.parts.variables.read(p, bucketKey, name, clientLabel(call.clientName), call.freshBucket === true));
   }
 
   /** Stores one variable; audited by name only (values may be secrets). */
@@ -187,7 +189,7 @@ export class CallPipeline {
     const { principal: p, bucketKey } = scope;
     const running = this.parts.running.start(call.signal);
     try {
-      this.parts.store.touch(p.user, bucketKey, clientLabel(call.clientName));
+      if (!call.freshBucket) this.parts.store.touch(p.user, bucketKey, clientLabel(call.clientName));
       const events = call.events ? teeEventSinks(this.parts.events, call.events) : this.parts.events;
       const run = { runId: running.runId, signal: running.signal, events, caller: { user: p.user, bucketKey } };
       const { outcome, note } = await this.parts.bucketRun.run(p, bucketKey, tool, runs, params, run);

@@ -17,6 +17,7 @@ export type ToolLookup = { tool: ToolDef } | { refused: string };
 
 export class CallerCatalog {
   private catalog: Catalog = EMPTY_CATALOG;
+  private wasSet = false;
   private readonly access = new AccessCache(() => this.catalog.tools.values());
   private readonly catalogChanged = new Emitter<Catalog>();
   private readonly exposeChanged = new Emitter<ExposeMode>();
@@ -37,8 +38,14 @@ export class CallerCatalog {
     return this.catalog;
   }
 
+  /** Whether a catalog was set yet (an empty one too: a workspace may have none). */
+  get loaded(): boolean {
+    return this.wasSet;
+  }
+
   set(catalog: Catalog): void {
     this.catalog = catalog;
+    this.wasSet = true;
     this.access.clear();
     this.catalogChanged.fire(catalog);
   }

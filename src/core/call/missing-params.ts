@@ -5,7 +5,8 @@
 import type { ParamSpec, ToolDef } from '../catalog/types';
 import { isScalar, visibleParams } from '../catalog/visible-params';
 
-export type AskAnswer = { action: 'accept'; content: Record<string, unknown> } | { action: 'decline' } | { action: 'cancel' };
+/** `later`: the user answers in a new request (a 2026-07-28 input-required result); this call does not run. */
+export type AskAnswer = { action: 'accept'; content: Record<string, unknown> } | { action: 'decline' } | { action: 'cancel' } | { action: 'later' };
 
 /** Asks the caller's user for params, e.g. with one MCP elicitation form. */
 export type ParamAsker = (tool: ToolDef, missing: ParamSpec[]) => Promise<AskAnswer>;
@@ -31,5 +32,6 @@ export async function askMissing(tool: ToolDef, given: Record<string, unknown>, 
   }
   if (answer.action === 'decline') return refused(`the user declined to give ${names}. Ask them, or call it again with those parameters.`);
   if (answer.action === 'cancel') return refused(`the user cancelled the form asking for ${names}.`);
+  if (answer.action === 'later') return refused(`waiting for the user's answer to the form asking for ${names}.`);
   return { params: { ...given, ...answer.content } };
 }

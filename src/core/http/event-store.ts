@@ -3,8 +3,8 @@
 // makes the SDK open each POST stream with a priming event (an id and the
 // `retry` hint). Bounded: a few hundred KiB per session, and the events of a
 // stream that got its answer are dropped a minute later (see prune).
-import type { EventId, EventStore, StreamId } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { EventId, EventStore, StreamId } from '@modelcontextprotocol/server';
+import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { systemClock, type Clock } from '../host';
 
 export interface EventStoreLimits {
@@ -68,18 +68,6 @@ export class BoundedEventStore implements EventStore {
     const after = this.events.filter((e) => e.streamId === last.streamId && Number(e.id) > Number(last.id));
     for (const e of after) if (e.json !== EMPTY) await send(e.id, JSON.parse(e.json) as JSONRPCMessage);
     return last.streamId;
-  }
-
-  /**
-   * The events after `lastEventId` when its stream already has its answer:
-   * a resume that needs no live stream (the SDK would keep it open for good).
-   */
-  answeredAfter(lastEventId: EventId): Array<{ id: EventId; message: JSONRPCMessage }> | undefined {
-    const last = this.byId.get(lastEventId);
-    if (!last || !this.answered.has(last.streamId)) return undefined;
-    return this.events
-      .filter((e) => e.streamId === last.streamId && Number(e.id) > Number(last.id) && e.json !== EMPTY)
-      .map((e) => ({ id: e.id, message: JSON.parse(e.json) as JSONRPCMessage }));
   }
 
   /** Drops the events of streams answered longer than keepAnsweredMs ago. */

@@ -15,7 +15,9 @@ import { allowedHosts, allowedOrigins, hostForUrl } from './request-guard';
 import { readJsonRpcBody } from './request-body';
 import { SESSION_KEY_HEADER, sessionKeyError } from '../server/bucket-key';
 import { StatefulEndpoint } from './stateful-endpoint';
-import { serveStateless, statelessRefusal } from './stateless';
+import { missingKeyRefusal, serveStateless, statelessRefusal, type Refusal } from './stateless';
+import { ModernEndpoint } from './modern-endpoint';
+import { answerHealth, isHealthPath, REASONS, type Readiness } from './health';
 
 export interface HttpServerOptions {
   runtime: Runtime;
@@ -29,6 +31,8 @@ export interface HttpServerOptions {
   sessions?: Partial<McpSessionLimits>;
   /** No server-side MCP sessions (stateless.ts): every request carries its token and X-MCC-Session-Key. */
   stateless?: boolean;
+  /** What GET /readyz checks (health.ts; default: that a catalog was loaded). */
+  readiness?: Readiness;
 }
 
 export interface McpHttpServer {
@@ -51,7 +55,8 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<McpHttpS
   const host = opts.host ?? '127.0.0.1';
   const logger = opts.logger ?? silentLogger;
   const sessions = new McpSessionRegistry({ ...DEFAULT_SESSION_LIMITS, ...opts.sessions }, { logger });
-  const router = new RequestRouter(opts, new StatefulEndpoint(opts.runtime, sessions));
+  const modern = new ModernEndpoint(opts.runtime, logger);
+  const router = new RequestRouter(opts, new StatefulEndpoint(opts.runtime, sessions), modern);
   const http: Server = createHttpServer((req, res) => {
     router.handle(req, res).catch((e: unknown) => {
       logger.error(`request failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
@@ -62,6 +67,7 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<McpHttpS
     await listen(http, opts.port ?? 0, host);
   } catch (e) {
     await sessions.closeAll(); // stops its sweep timer
+    await modern.close();
     throw e;
   }
   const port = (http.address() as AddressInfo).port;
@@ -85,6 +91,7 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<McpHttpS
       // Ends every open stream (GET streams never end by themselves), so the
       // responses finish cleanly before the sockets go.
       await sessions.closeAll();
+      await modern.close();
       await router.posts.idle(1000);
       http.closeAllConnections();
       await closed;
@@ -110,12 +117,15 @@ class RequestRouter {
   private hosts = new Set<string>();
   private origins = new Set<string>();
   private readonly maxBody: number;
+  private readonly readiness: Readiness;
 
   constructor(
     private readonly opts: HttpServerOptions,
     private readonly endpoint: StatefulEndpoint,
+    private readonly modern: ModernEndpoint,
   ) {
     this.maxBody = opts.maxBodyBytes ?? 4 * 1024 * 1024;
+    this.readiness = opts.readiness ?? (() => Promise.resolve(opts.runtime.catalog.loaded ? undefined : REASONS.catalog));
   }
 
   /** The Host and Origin values this server answers, once its port is known. */
@@ -125,6 +135,8 @@ class RequestRouter {
   }
 
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    // Before the guard: probes have no token and their own Host (health.ts).
+    if (isHealthPath(req.url)) return answerHealth(req, res, { ready: this.readiness, accepting: this.accepting });
     const problem = this.guard(req);
     if (problem) return sendRefusal(res, problem);
     const auth = this.opts.authenticator.authenticate(req.headers.authorization);
@@ -132,9 +144,9 @@ class RequestRouter {
       res.setHeader('WWW-Authenticate', `Bearer realm="mcc", error="invalid_token", error_description="${auth.reason}"`);
       return sendRefusal(res, refusal(401, `Unauthorized: ${auth.reason}`, -32001));
     }
-    // Stateless: only callers with a token, POST, and a named bucket (stateless.ts).
-    const stateless = this.opts.stateless ? statelessRefusal(req.method, auth.principal, req.headers[SESSION_KEY_HEADER]) : undefined;
-    if (stateless) return sendRefusal(res, refusal(stateless.status, stateless.message, stateless.status === 401 ? -32001 : undefined, stateless.headers));
+    // Stateless: only callers with a token, and POST (stateless.ts).
+    const stateless = this.opts.stateless ? statelessRefusal(req.method, auth.principal) : undefined;
+    if (stateless) return sendStatelessRefusal(res, stateless);
     const keyProblem = sessionKeyProblem(req, auth.principal);
     if (keyProblem) return sendRefusal(res, refusal(400, keyProblem));
     let body: unknown;
@@ -145,6 +157,12 @@ class RequestRouter {
       if (!read.ok) return sendRefusal(res, read.refusal);
       body = read.value;
     }
+    // 2026-07-28 has no MCP sessions: served per request, on any instance, stateless or not.
+    const modern = req.method === 'POST' && (await ModernEndpoint.claims(req, body));
+    // Stateless 2025-11-25: a named bucket too.
+    const noKey = this.opts.stateless ? missingKeyRefusal(req.headers[SESSION_KEY_HEADER], modern) : undefined;
+    if (noKey) return sendStatelessRefusal(res, noKey);
+    if (modern) return this.modern.handle(auth.principal, req, res, body);
     if (this.opts.stateless) return serveStateless(req, res, body, { runtime: this.opts.runtime, principal: auth.principal });
     await this.endpoint.handle(auth.principal, req, res, body);
   }
@@ -172,6 +190,10 @@ function sessionKeyProblem(req: IncomingMessage, principal: Principal): string |
     return 'anonymous callers cannot choose X-MCC-Session-Key; authenticate with a token to resume a bucket';
   }
   return undefined;
+}
+
+function sendStatelessRefusal(res: ServerResponse, r: Refusal): void {
+  sendRefusal(res, refusal(r.status, r.message, r.status === 401 ? -32001 : undefined, r.headers));
 }
 
 function isJsonContentType(value: string | undefined): boolean {

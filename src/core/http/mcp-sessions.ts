@@ -5,8 +5,8 @@
 // room. One whose client listens on an open GET stream does not expire, but
 // makes room for a new session at a full cap: least recently used first.
 import type { ServerResponse } from 'node:http';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
+import type { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { silentLogger, systemClock, type Clock, type Logger } from '../host';
 import type { Principal } from '../identity';
 import type { BoundedEventStore } from './event-store';
@@ -29,7 +29,7 @@ export interface McpSession {
   id: string;
   principal: Principal;
   server: McpServer;
-  transport: StreamableHTTPServerTransport;
+  transport: NodeStreamableHTTPServerTransport;
   events: BoundedEventStore;
   lastActive: number;
   /** POST and DELETE requests not yet answered. */

@@ -4,7 +4,7 @@
 // count passes the limit), a body that is not JSON (-32700), and JSON that is
 // not JSON-RPC messages (-32600).
 import type { IncomingMessage } from 'node:http';
-import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+import { isSpecType } from '@modelcontextprotocol/server';
 import { INVALID_REQUEST, PARSE_ERROR, refusal, type HttpRefusal } from './json-rpc-errors';
 
 export type BodyResult = { ok: true; value: unknown } | { ok: false; refusal: HttpRefusal };
@@ -39,7 +39,7 @@ export function jsonRpcProblem(value: unknown): string | undefined {
   const messages = Array.isArray(value) ? value : [value];
   if (messages.length === 0) return 'an empty batch';
   for (const m of messages) {
-    if (!JSONRPCMessageSchema.safeParse(m).success) return 'not a JSON-RPC 2.0 request, notification or response';
+    if (!isSpecType.JSONRPCMessage(m)) return 'not a JSON-RPC 2.0 request, notification or response';
   }
   return undefined;
 }

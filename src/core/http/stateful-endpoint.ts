@@ -4,12 +4,11 @@
 // principals' sessions are all 404, as the transport spec says.
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
+import { isInitializeRequest } from '@modelcontextprotocol/server';
 import type { Runtime } from '../runtime';
 import type { Principal } from '../identity';
 import { createServer } from '../server/create-server';
-import { replayAnsweredStream } from '../server/sdk-gaps';
 import { BoundedEventStore } from './event-store';
 import { refusal, sendRefusal, SESSION_NOT_FOUND } from './json-rpc-errors';
 import type { McpSessionRegistry } from './mcp-sessions';
@@ -29,7 +28,6 @@ export class StatefulEndpoint {
       const session = this.sessions.get(sid, principal);
       if (!session) return sendRefusal(res, refusal(404, 'Session not found: it ended or never existed; initialize a new one', SESSION_NOT_FOUND));
       this.sessions.track(session, res, req.method);
-      if (replayAnsweredStream(req, res, session.events)) return;
       await session.transport.handleRequest(req, res, body);
       return;
     }
@@ -43,7 +41,7 @@ export class StatefulEndpoint {
 
   private async open(principal: Principal, req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
     const events = new BoundedEventStore();
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+    const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomBytes(24).toString('base64url'),
       eventStore: events,
       retryInterval: SSE_RETRY_MS,

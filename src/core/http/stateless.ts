@@ -5,7 +5,7 @@
 // caller's own user, which is therefore required, and anonymous callers
 // (who all share one user name) are refused.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import type { Runtime } from '../runtime';
 import type { Principal } from '../identity';
 import { createServer } from '../server/create-server';
@@ -17,7 +17,7 @@ export interface Refusal {
 }
 
 /** Why a request cannot be served statelessly, or undefined when it can. Run after authentication. */
-export function statelessRefusal(method: string | undefined, principal: Principal, sessionKey: string | string[] | undefined): Refusal | undefined {
+export function statelessRefusal(method: string | undefined, principal: Principal): Refusal | undefined {
   if (principal.anonymous) {
     return {
       status: 401,
@@ -28,7 +28,12 @@ export function statelessRefusal(method: string | undefined, principal: Principa
   if (method !== 'POST') {
     return { status: 405, message: 'this server is stateless (--stateless): send MCP messages with POST; there is no stream to GET or session to DELETE', headers: { Allow: 'POST' } };
   }
-  if (sessionKey === undefined) {
+  return undefined;
+}
+
+/** A 2025-11-25 request without its bucket key; a 2026-07-28 caller may name its bucket with a session handle instead. */
+export function missingKeyRefusal(sessionKey: string | string[] | undefined, modern: boolean): Refusal | undefined {
+  if (sessionKey === undefined && !modern) {
     return { status: 400, message: 'X-MCC-Session-Key is required: this server is stateless (--stateless), so each request names its session bucket with this header (1-128 letters, digits, ".", "_", ":" or "-")' };
   }
   return undefined;
@@ -37,7 +42,7 @@ export function statelessRefusal(method: string | undefined, principal: Principa
 /** Serves one JSON-RPC POST with a server and transport that live as long as the request. */
 export async function serveStateless(req: IncomingMessage, res: ServerResponse, body: unknown, o: { runtime: Runtime; principal: Principal }): Promise<void> {
   const server = createServer({ runtime: o.runtime, principal: o.principal });
-  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+  const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
   res.on('close', () => {
     void transport.close();
     void server.close();

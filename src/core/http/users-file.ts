@@ -34,21 +34,26 @@ export function parseUsers(text: string, path: string, env: NodeJS.ProcessEnv = 
     const line = lines.linePos(err.pos[0]).line;
     throw new UsersFileError(`${path}:${line}: invalid YAML: ${err.message.split('\n')[0]}`);
   }
+  // Where a node starts, so every message names its line (as the editor's diagnostics and `mcc check` show it).
+  const at = (keys: Array<string | number>): string => {
+    const node = doc.getIn(keys, true) as { range?: [number, number, number] } | undefined;
+    return `${path}:${node?.range ? lines.linePos(node.range[0]).line : 1}`;
+  };
   const raw: unknown = doc.toJS();
   const tokenEnvNames = tokenVariables(raw);
   const root: unknown = substituteEnv(raw, env);
   if (root === null || root === undefined) return { users: [], anonymous: false };
   const warnings: string[] = [];
-  if (typeof root !== 'object' || Array.isArray(root)) throw new UsersFileError(`${path}: expected a mapping with 'users:'`);
+  if (typeof root !== 'object' || Array.isArray(root)) throw new UsersFileError(`${path}:1: expected a mapping with 'users:'`);
   const r = root as Record<string, unknown>;
-  for (const k of Object.keys(r)) if (!FILE_KEYS.has(k) && !k.startsWith('x-')) warnings.push(`${path}: unknown key '${k}' ignored`);
+  for (const k of Object.keys(r)) if (!FILE_KEYS.has(k) && !k.startsWith('x-')) warnings.push(`${at([k])}: unknown key '${k}' ignored`);
   const anonymous = r.anonymous ?? false;
-  if (typeof anonymous !== 'boolean') throw new UsersFileError(`${path}: 'anonymous' must be true or false`);
+  if (typeof anonymous !== 'boolean') throw new UsersFileError(`${at(['anonymous'])}: 'anonymous' must be true or false`);
   const list = r.users ?? [];
-  if (!Array.isArray(list)) throw new UsersFileError(`${path}: 'users' must be a list`);
+  if (!Array.isArray(list)) throw new UsersFileError(`${at(['users'])}: 'users' must be a list`);
   const seen = new Set<string>();
   const users = list.map((u, i) => {
-    const where = `${path}: users[${i}]`;
+    const where = `${at(['users', i])}: users[${i}]`;
     if (typeof u !== 'object' || u === null || Array.isArray(u)) throw new UsersFileError(`${where}: expected a mapping`);
     const e = u as Record<string, unknown>;
     for (const k of Object.keys(e)) if (!USER_KEYS.has(k)) warnings.push(`${where}: unknown key '${k}' ignored (known: ${[...USER_KEYS].join(', ')})`);

@@ -5,11 +5,12 @@
 // and let their callers have the answer, close the transport, then close the
 // store (which writes what it still holds, once).
 import { randomBytes } from 'node:crypto';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { serveStdio as serveBothOnStdio } from '@modelcontextprotocol/server/stdio';
 import { silentLogger, type Logger } from '../host';
 import type { Principal } from '../identity';
 import { Authenticator } from '../http/authenticator';
 import { startHttpServer, type McpHttpServer } from '../http/http-server';
+import { readinessOf } from '../http/health';
 import type { McpSessionLimits } from '../http/mcp-sessions';
 import type { UsersConfig } from '../http/users-file';
 import { openRuntime, type OpenedRuntime, type OpenRuntimeOptions } from '../open-runtime';
@@ -72,7 +73,7 @@ export async function startServing(o: ServeOptions): Promise<RunningServer> {
   const authenticator = new Authenticator(o.owner, o.users);
   // The owner's token and the users file's are the server's secrets: no tool or log line gets them.
   const secrets = o.runtime.secrets ?? serverSecrets({ ownerToken: o.owner.token, ...(o.users ? { users: o.users } : {}), env: process.env, ...(o.secretFiles ? { files: o.secretFiles } : {}) });
-  const opened = await openRuntime({ ...o.runtime, secrets });
+  const opened = await openRuntime({ handleSecret: o.owner.token, ...o.runtime, secrets });
   const { runtime, store } = opened;
   let served: Served;
   let http: McpHttpServer | undefined;
@@ -85,7 +86,7 @@ export async function startServing(o: ServeOptions): Promise<RunningServer> {
       http = await listen(o.transport, opened, authenticator, logger);
       served = http;
     } else {
-      served = await serveStdio(o.transport, opened, o.owner.principal);
+      served = serveStdio(o.transport, opened, o.owner.principal);
     }
   } catch (e) {
     await runtime.shutdown().catch(() => undefined);
@@ -124,6 +125,7 @@ async function listen(t: HttpTransportOptions, opened: OpenedRuntime, authentica
       ...(t.sessions ? { sessions: t.sessions } : {}),
       ...(t.stateless ? { stateless: true } : {}),
       ...(t.maxBodyBytes !== undefined ? { maxBodyBytes: t.maxBodyBytes } : {}),
+      readiness: readinessOf(() => opened.runtime.catalog.loaded, opened.store, logger),
     });
   try {
     return await start(t.port);
@@ -135,9 +137,10 @@ async function listen(t: HttpTransportOptions, opened: OpenedRuntime, authentica
 }
 
 // One client on this process's stdin/stdout, as the owner.
-async function serveStdio(t: StdioTransportOptions, opened: OpenedRuntime, owner: Principal): Promise<Served> {
+function serveStdio(t: StdioTransportOptions, opened: OpenedRuntime, owner: Principal): Served {
   const key = t.sessionKey ?? `stdio-${randomBytes(12).toString('base64url')}`;
-  const server = createServer({ runtime: opened.runtime, principal: owner, fixedBucketKey: key });
-  await server.connect(new StdioServerTransport());
-  return { stopAccepting: () => undefined, drain: () => Promise.resolve(), close: () => server.close() };
+  // Both revisions: a 2025-11-25 client gets one server for its session, a
+  // 2026-07-28 client one per request; all of them share the one bucket.
+  const served = serveBothOnStdio((rc) => createServer({ runtime: opened.runtime, principal: owner, fixedBucketKey: key, modern: rc.era === 'modern' }));
+  return { stopAccepting: () => undefined, drain: () => Promise.resolve(), close: () => served.close() };
 }

@@ -3,7 +3,7 @@
 // subscriptions), completions for tool keys, and each catalog tool as a tool
 // of its own. Kept in step with the catalog, the expose mode and the store
 // until the connection closes.
-import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/server';
 import type { ToolDef } from '../catalog/types';
 import { DirectTools } from './direct-tools';
 import { KEY_PROMPTS, PROMPT_NAMES, registerPrompts } from './prompts/register-prompts';
@@ -23,13 +23,18 @@ const COMPLETABLE: Completable = {
 
 export function addAgentFeatures(server: McpServer, ctx: ConnectionContext, catalogTools: RegisteredTool[]): void {
   registerPrompts(server, ctx);
-  const subscriptions = new ResourceSubscriptions(server, ctx);
+  // 2026-07-28 has no resources/subscribe (subscriptions/listen is the HTTP handler's), and a server lives one request.
+  const subscriptions = ctx.modern ? undefined : new ResourceSubscriptions(server, ctx);
   registerToolResources(server, ctx);
   registerSessionResource(server, ctx);
   answerCompletions(server, ctx, COMPLETABLE);
   const direct = new DirectTools(server, ctx, catalogTools);
   direct.sync();
+  if (subscriptions) followChanges(server, ctx, direct, subscriptions);
+}
 
+/** Keeps a long-lived connection in step with the catalog, the expose mode and the store until it closes. */
+function followChanges(server: McpServer, ctx: ConnectionContext, direct: DirectTools, subscriptions: ResourceSubscriptions): void {
   // The runtime hands out the same list until the catalog changes, so each
   // connection keeps a reference, not a copy of thousands of keys.
   let listed = ctx.runtime.catalog.accessibleTools(ctx.principal);

@@ -2,6 +2,8 @@
 // client-chosen bucket key inside the caller's own user namespace, so a
 // client can resume its bucket after a restart.
 
+import { unknownHandle, type SessionHandles } from '../session/session-handles';
+
 export const SESSION_KEY_HEADER = 'x-mcc-session-key';
 const KEY = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -13,20 +15,40 @@ export function sessionKeyError(value: string | string[] | undefined): string | 
   return undefined;
 }
 
-/** The subset of a request's extra that names its bucket. */
+/** The part of a request's context that names its bucket. */
 export interface BucketKeySource {
   sessionId?: string;
-  requestInfo?: { headers: Record<string, string | string[] | undefined> };
+  http?: { req?: { headers: { get(name: string): string | null } } };
+}
+
+/** Where one request's variables live; `fresh` when the caller named no bucket and this one is new. */
+export type BucketChoice = { key: string; fresh?: true } | { refused: string };
+
+export interface BucketRules {
+  user: string;
+  /** Issues and checks session handles (session-handles.ts). */
+  handles: SessionHandles;
+  /** The bucket of a connection whose requests name none (stdio's one client). */
+  fixedKey?: string;
 }
 
 /**
  * The bucket a request's variables live in, decided here alone: the
- * client's X-MCC-Session-Key (checked by the HTTP guard before), else its
- * MCP session, else the connection's fixed key (stdio's one client).
+ * session handle the caller passed (checked to be theirs), else its
+ * X-MCC-Session-Key (checked by the HTTP guard before), else its MCP
+ * session, else the connection's fixed key (stdio's one client), else,
+ * for a caller with none of these (a 2026-07-28 client), a new handle.
  */
-export function bucketKeyOf(extra: BucketKeySource, fixedKey?: string): string {
-  const header = extra.requestInfo?.headers[SESSION_KEY_HEADER];
-  const key = (Array.isArray(header) ? header[0] : header) || extra.sessionId || fixedKey;
-  if (!key) throw new Error('request has neither an X-MCC-Session-Key nor an MCP session');
-  return key;
+export function chooseBucket(extra: BucketKeySource, session: unknown, rules: BucketRules): BucketChoice {
+  if (session !== undefined && session !== null && session !== '') {
+    if (typeof session !== 'string' || !rules.handles.owns(rules.user, session)) return { refused: unknownHandle() };
+    return { key: session };
+  }
+  return requestBucket(extra, rules);
+}
+
+/** The bucket a request names without a handle, or a new one. */
+export function requestBucket(extra: BucketKeySource, rules: BucketRules): { key: string; fresh?: true } {
+  const key = extra.http?.req?.headers.get(SESSION_KEY_HEADER) || extra.sessionId || rules.fixedKey;
+  return key ? { key } : { key: rules.handles.issue(rules.user), fresh: true };
 }

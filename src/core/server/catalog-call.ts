@@ -2,18 +2,21 @@
 // call pipeline with what only MCP has: the caller's feedback (progress and
 // log messages), and, when the client can show forms, an asker that puts
 // missing required params to the person in one elicitation form.
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult, ElicitRequestFormParams } from '@modelcontextprotocol/sdk/types.js';
+import type { McpServer } from '@modelcontextprotocol/server';
+import { inputRequired, inputResponse, type CallToolResult, type ElicitRequestFormParams, type InputRequiredResult } from '@modelcontextprotocol/server';
 import type { ParamSpec, ToolDef } from '../catalog/types';
 import type { CallOptions } from '../call/call-pipeline';
 import type { AskAnswer, ParamAsker } from '../call/missing-params';
 import type { ToolCallResult } from '../tool-result';
-import type { FeedbackExtra } from './call-feedback';
-import { toMcpResult, type HandlerExtra, type ConnectionContext } from './connection-context';
+import { handleNote, toMcpResult, type HandlerExtra, type ConnectionContext } from './connection-context';
+import { fail } from '../tool-result';
 import { paramSchema } from './tool-schema';
 
 /** How long a person has to fill in the form (the SDK's default of 60 s is too short to think). */
 export const ELICIT_TIMEOUT_MS = 10 * 60 * 1000;
+
+/** The key of the form in an input-required result and in the client's inputResponses. */
+export const PARAMS_FORM = 'mcc_params';
 
 /**
  * A catalog call as its MCP answer: the caller's progress and log messages
@@ -27,32 +30,65 @@ export async function answerCatalogCall(
   ctx: ConnectionContext,
   key: unknown,
   params: unknown,
-  extra: HandlerExtra & FeedbackExtra,
-  { structured }: { structured: boolean },
-): Promise<CallToolResult> {
+  extra: HandlerExtra,
+  { structured, session }: { structured: boolean; session: unknown },
+): Promise<CallToolResult | InputRequiredResult> {
+  const bucket = ctx.bucketFor(extra, session);
+  if ('refused' in bucket) return toMcpResult(fail(bucket.refused));
   const feedback = ctx.feedback.start(extra);
   // Only a client that can show forms is asked for missing params; the pipeline decides when.
   const canAsk = server.server.getClientCapabilities()?.elicitation?.form !== undefined;
-  const ask: ParamAsker | undefined = canAsk ? (tool, missing) => askWithForm(server, tool, missing, extra) : undefined;
-  const call: CallOptions = { ...feedback.call, clientName: ctx.clientName(), ...(ask ? { ask } : {}) };
+  const asking = canAsk ? paramAsker(ctx, extra) : undefined;
+  const call: CallOptions = {
+    ...feedback.call,
+    clientName: ctx.clientName(),
+    ...(asking ? { ask: asking.ask } : {}),
+    ...(bucket.fresh ? { freshBucket: true } : {}),
+  };
   let answer: ToolCallResult;
   try {
-    answer = await ctx.runtime.calls.execute(ctx.principal, ctx.bucketKeyFor(extra), key, params, call);
+    answer = await ctx.runtime.calls.execute(ctx.principal, bucket.key, key, params, call);
   } finally {
     feedback.stopProgress();
   }
+  // 2026-07-28: the form goes back in the answer, and the client calls again with the user's answers.
+  const form = asking?.pending();
+  if (form) return inputRequired({ inputRequests: { [PARAMS_FORM]: inputRequired.elicit(form) } });
+  if (bucket.fresh) answer = await withHandleIfKept(ctx, bucket.key, answer);
   const result = toMcpResult(structured ? answer : { isError: answer.isError, text: answer.text });
   feedback.answerIfCancelled(result);
   return result;
 }
 
+/**
+ * How missing params are asked for: an elicitation request on a 2025-11-25
+ * connection; on a 2026-07-28 request, the user's answer when this is the
+ * call again with it, else the form, kept for an input-required answer.
+ */
+function paramAsker(ctx: ConnectionContext, extra: HandlerExtra): { ask: ParamAsker; pending(): ElicitRequestFormParams | undefined } {
+  if (!ctx.modern) return { ask: (tool, missing) => askWithForm(tool, missing, extra), pending: () => undefined };
+  let form: ElicitRequestFormParams | undefined;
+  const ask: ParamAsker = (tool, missing) => {
+    const answered = inputResponse(extra.mcpReq.inputResponses, PARAMS_FORM);
+    if (answered.kind === 'elicit') {
+      return Promise.resolve(answered.action === 'accept' ? { action: 'accept', content: answered.content ?? {} } : { action: answered.action });
+    }
+    form = formFor(tool, missing);
+    return Promise.resolve({ action: 'later' });
+  };
+  return { ask, pending: () => form };
+}
+
+/** A call that started a bucket and left variables in it (write-back) tells the caller its handle. */
+async function withHandleIfKept(ctx: ConnectionContext, bucketKey: string, answer: ToolCallResult): Promise<ToolCallResult> {
+  const vars = await ctx.runtime.store.variables(ctx.principal.user, bucketKey);
+  if (Object.keys(vars).length === 0) return answer;
+  return { ...answer, text: `${answer.text}\n${handleNote(bucketKey)}`, ...(answer.structured ? { structured: { ...answer.structured, session: bucketKey } } : {}) };
+}
+
 /** One MCP elicitation form for the missing params, with the request it belongs to. */
-async function askWithForm(server: McpServer, tool: ToolDef, missing: ParamSpec[], extra: HandlerExtra): Promise<AskAnswer> {
-  const answer = await server.server.elicitInput(formFor(tool, missing), {
-    signal: extra.signal,
-    timeout: ELICIT_TIMEOUT_MS,
-    ...(extra.requestId !== undefined ? { relatedRequestId: extra.requestId } : {}),
-  });
+async function askWithForm(tool: ToolDef, missing: ParamSpec[], extra: HandlerExtra): Promise<AskAnswer> {
+  const answer = await extra.mcpReq.elicitInput(formFor(tool, missing), { signal: extra.mcpReq.signal, timeout: ELICIT_TIMEOUT_MS });
   return answer.action === 'accept' ? { action: 'accept', content: answer.content ?? {} } : { action: answer.action };
 }
 

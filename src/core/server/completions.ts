@@ -1,8 +1,8 @@
 // Completion of tool keys (the prompts' `key` arguments and the
 // mcc://tools/{key} template): the keys the caller may run, by prefix.
 // The SDK sends at most 100 values and says when there are more.
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { CompleteRequestSchema, ErrorCode, McpError, type CompleteResult } from '@modelcontextprotocol/sdk/types.js';
+import type { McpServer } from '@modelcontextprotocol/server';
+import { ProtocolError, ProtocolErrorCode, type CompleteResult } from '@modelcontextprotocol/server';
 import type { ConnectionContext } from './connection-context';
 
 /** The most values one completion answer carries (as the SDK sends). */
@@ -35,17 +35,17 @@ const NOTHING: CompleteResult = { completion: { values: [], hasMore: false } };
  * Anything else answers as the SDK would: nothing, or an unknown reference.
  */
 export function answerCompletions(server: McpServer, ctx: ConnectionContext, known: Completable): void {
-  server.server.setRequestHandler(CompleteRequestSchema, (request): CompleteResult => {
+  server.server.setRequestHandler('completion/complete', (request): CompleteResult => {
     const { ref, argument } = request.params;
     let keyed: boolean;
     if (ref.type === 'ref/prompt') {
-      if (!known.prompts.has(ref.name)) throw new McpError(ErrorCode.InvalidParams, `Prompt ${ref.name} not found`);
+      if (!known.prompts.has(ref.name)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Prompt ${ref.name} not found`);
       keyed = known.keyPrompts.has(ref.name);
     } else if (ref.type === 'ref/resource') {
       keyed = known.keyTemplates.has(ref.uri);
-      if (!keyed && !known.resources.has(ref.uri)) throw new McpError(ErrorCode.InvalidParams, `Resource template ${ref.uri} not found`);
+      if (!keyed && !known.resources.has(ref.uri)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Resource template ${ref.uri} not found`);
     } else {
-      throw new McpError(ErrorCode.InvalidParams, 'Invalid completion reference');
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid completion reference');
     }
     if (!keyed || argument.name !== 'key') return NOTHING;
     const all = completeKeys(ctx, argument.value);

@@ -1,6 +1,6 @@
 // Builds one MCP server per connection, one file per tool (as the MCP
 // `everything` example does), bound to the connection's principal.
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { McpServer } from '@modelcontextprotocol/server';
 import type { ConnectionContext } from './connection-context';
 import { ConnectionFeedback } from './call-feedback';
 import { registerSearch } from './tools/search';
@@ -10,7 +10,7 @@ import { registerGetSession } from './tools/get-session';
 import { registerSetSession } from './tools/set-session';
 import { addAgentFeatures } from './agent-features';
 import { formValidator } from './form-validator';
-import { bucketKeyOf } from './bucket-key';
+import { chooseBucket, requestBucket } from './bucket-key';
 
 export const SERVER_NAME = 'mcc';
 export const SERVER_VERSION = '0.1.0';
@@ -27,20 +27,31 @@ export interface ConnectionOptions {
   principal: ConnectionContext['principal'];
   /** The bucket of a connection whose requests name none (stdio's one client). */
   fixedBucketKey?: string;
+  /** A 2026-07-28 request (a server per request): input is asked for with input-required results. */
+  modern?: boolean;
 }
 
 export function createServer(connection: ConnectionOptions): McpServer {
   // logging: run start/exit and stderr of a caller's own runs, at the level it sets.
   const server = new McpServer(
     { name: SERVER_NAME, version: SERVER_VERSION },
-    { instructions: INSTRUCTIONS, capabilities: { logging: {} }, jsonSchemaValidator: formValidator },
+    {
+      instructions: INSTRUCTIONS,
+      capabilities: { logging: {} },
+      jsonSchemaValidator: formValidator,
+      // A catalog reload changes many tools at once: one tools/list_changed for them all.
+      debouncedNotificationMethods: ['notifications/tools/list_changed'],
+    },
   );
+  const rules = { user: connection.principal.user, handles: connection.runtime.handles, ...(connection.fixedBucketKey ? { fixedKey: connection.fixedBucketKey } : {}) };
   const ctx: ConnectionContext = {
     runtime: connection.runtime,
     principal: connection.principal,
-    bucketKeyFor: (extra) => bucketKeyOf(extra, connection.fixedBucketKey),
+    bucketKeyFor: (extra) => requestBucket(extra, rules).key,
+    bucketFor: (extra, session) => chooseBucket(extra, session, rules),
+    modern: connection.modern === true,
     clientName: () => server.server.getClientVersion()?.name,
-    feedback: new ConnectionFeedback(server, connection.runtime),
+    feedback: new ConnectionFeedback(server, connection.runtime, connection.modern === true),
   };
   const catalogTools = [registerSearch(server, ctx), registerExecute(server, ctx), registerDescribeTools(server, ctx)];
   registerGetSession(server, ctx);

@@ -5,8 +5,8 @@
 // rare (a person answers each), so Ajv is built when one is checked. Not
 // one shared Ajv: it keeps every schema it compiled, and each form's schema
 // is a new object.
-import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
+import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/server';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
 
 export const formValidator: jsonSchemaValidator = {
   getValidator<T>(schema: JsonSchemaType): JsonSchemaValidator<T> {

@@ -2,7 +2,7 @@
 // (info), its stderr lines (warning; runs in a terminal have one merged
 // stream, so none) and its exit (info, or error when it failed). stderr
 // lines are batched and budgeted, so a chatty tool cannot flood the client.
-import type { LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
+import type { LoggingLevel } from '@modelcontextprotocol/server';
 import { cleanTerminalText } from '../runner/terminal-text';
 import type { RunEvent, RunEventSink } from '../tool-run/contract';
 

@@ -2,7 +2,8 @@
 // form an elicitation asks for. Built from the catalog's params (never the
 // hidden override params); validation stays the runtime's, so the schema
 // only describes.
-import { z } from 'zod/v4';
+import * as z from 'zod';
+import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import type { ParamSpec, ParamType, ToolDef } from '../catalog/types';
 import { visibleParams } from '../catalog/visible-params';
 import { isPlainObject } from '../json/json-value';
@@ -38,15 +39,23 @@ export function inputSchemaOf(tool: ToolDef): Record<string, unknown> {
 }
 
 /**
- * A schema object the MCP SDK accepts for registerTool: it lists as the
- * given JSON Schema and lets every argument object through unchanged, so
- * the runtime validates (and coerces, as MCC does) like any execute call.
+ * A schema the MCP SDK accepts for registerTool (a Standard Schema with JSON
+ * Schema): it lists as the given JSON Schema and lets every argument object
+ * through unchanged, so the runtime validates (and coerces, as MCC does)
+ * like any execute call.
  */
-export function passThroughSchema(jsonSchema: Record<string, unknown>): z.ZodType {
-  const schema = keptObject();
-  // A fresh copy each time: zod rearranges the object it is given while it lists it.
-  schema._zod.toJSONSchema = () => structuredClone(jsonSchema);
-  return schema;
+export function passThroughSchema(jsonSchema: Record<string, unknown>): StandardSchemaWithJSON<Record<string, unknown>> {
+  // A fresh copy each time: the SDK may rearrange what it lists.
+  const listed = (): Record<string, unknown> => structuredClone(jsonSchema);
+  return {
+    '~standard': {
+      version: 1,
+      vendor: 'mcc',
+      validate: (value: unknown) =>
+        isPlainObject(value) ? { value } : { issues: [{ message: 'Invalid input: expected object' }] },
+      jsonSchema: { input: listed, output: listed },
+    },
+  };
 }
 
 /**

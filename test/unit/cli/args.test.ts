@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseServeArgs, UsageError } from '../../../src/cli/args';
+import { parseCheckArgs, parseServeArgs, UsageError } from '../../../src/cli/args';
 
 test('defaults', () => {
   const a = parseServeArgs([], { XDG_STATE_HOME: '/state' });
@@ -63,4 +63,15 @@ test('bad store flags are usage errors', () => {
   ] as const) {
     assert.throws(() => parseServeArgs([...args]), (e: unknown) => e instanceof UsageError && why.test(e.message), args.join(' '));
   }
+});
+
+test('check: serve\'s options, positional catalogs added to --tools, serve\'s default otherwise', () => {
+  assert.deepEqual(parseCheckArgs(['a.yaml', 'dir'], {}).tools, ['a.yaml', 'dir']);
+  assert.deepEqual(parseCheckArgs(['--tools', 'a.yaml', 'b.yaml', '--port', '8765'], {}).tools, ['a.yaml', 'b.yaml']);
+  assert.deepEqual(parseCheckArgs([], {}).tools, ['tools.yaml']);
+  const a = parseCheckArgs(['--users', 'u.yaml', '--user', 'mia', '--expose', 'direct', '--stateless', 'x.yaml'], {});
+  assert.deepEqual(a, { tools: ['x.yaml'], users: 'u.yaml', user: 'mia' });
+  assert.throws(() => parseCheckArgs(['--expose', 'sideways'], {}), /--expose/);
+  assert.throws(() => parseCheckArgs(['--bogus'], {}), UsageError);
+  assert.throws(() => parseCheckArgs(['--port', 'abc'], {}), /--port/);
 });

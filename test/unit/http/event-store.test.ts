@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { BoundedEventStore } from '../../../src/core/http/event-store';
 import { jsonRpcProblem } from '../../../src/core/http/request-body';
 
@@ -18,7 +18,6 @@ void describe('BoundedEventStore', () => {
     assert.equal(await s.replayEventsAfter(priming, { send: (_id, m) => Promise.resolve(void sent.push(m)) }), 'a');
     assert.deepEqual(sent, [note(1), answer]);
     assert.equal(await s.getStreamIdForEventId(priming), 'a');
-    assert.deepEqual(s.answeredAfter(priming)?.map((e) => e.message), [note(1), answer]);
   });
 
   void test('stays within its caps, keeping the newest event', async () => {

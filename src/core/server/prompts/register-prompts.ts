@@ -2,10 +2,10 @@
 // explain_tool(key), debug_error(key, error). Their `key` arguments complete
 // to the keys the caller may run; their text is built for this catalog, this
 // caller and this session (prompt-text.ts).
-import { z } from 'zod';
-import { completable } from '@modelcontextprotocol/sdk/server/completable.js';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { ErrorCode, McpError, type GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
+import * as z from 'zod';
+import { completable } from '@modelcontextprotocol/server';
+import type { McpServer } from '@modelcontextprotocol/server';
+import { ProtocolError, ProtocolErrorCode, type GetPromptResult } from '@modelcontextprotocol/server';
 import { isReservedKey } from '../../identity';
 import { exposure } from '../../expose';
 import type { HandlerExtra, ConnectionContext } from '../connection-context';
@@ -65,7 +65,7 @@ export function registerPrompts(server: McpServer, ctx: ConnectionContext): void
       answered(ctx, extra, 'explain_tool', { key }, (s) => {
         const tool = s.tools.find((t) => t.key === key);
         // The same answer for a key that does not exist and one the caller may not run.
-        if (!tool) throw new McpError(ErrorCode.InvalidParams, `No tool '${key}' you can run; complete the key, or use search / describe_tools.`);
+        if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `No tool '${key}' you can run; complete the key, or use search / describe_tools.`);
         return userMessage(`Explain ${key}`, explainToolText(tool, s));
       }),
   );

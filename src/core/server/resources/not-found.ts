@@ -1,8 +1,9 @@
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ResourceNotFoundError } from '@modelcontextprotocol/server';
 
-/** MCP's "resource not found" error (-32002 in the spec). */
-export const RESOURCE_NOT_FOUND = -32002;
-
-export function resourceNotFound(uri: string): McpError {
-  return new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${uri}`, { uri });
+/**
+ * MCP's "resource not found". The SDK answers it as invalid params (-32602)
+ * with the URI in `data`, on both revisions, as the 2026-07-28 spec requires.
+ */
+export function resourceNotFound(uri: string): ResourceNotFoundError {
+  return new ResourceNotFoundError(uri, `Resource not found: ${uri}`);
 }

@@ -1,7 +1,7 @@
 // mcc://session: the caller's own session store as JSON — the identity keys
 // (user, email, groups, tools; read-only, as ever) and the variables of this
 // session. Resources are read-only by nature: set_session changes it.
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import type { ConnectionContext } from '../connection-context';
 
 export const SESSION_URI = 'mcc://session';

@@ -3,8 +3,8 @@
 // Subscribers hear notifications/resources/updated when their bucket changes
 // (set, delete, clear, write-back, expiry — not a mere touch) and, for every
 // subscribed resource, when the catalog is reloaded.
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { SubscribeRequestSchema, UnsubscribeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { McpServer } from '@modelcontextprotocol/server';
+
 import { bucketIdOf } from '../../session/bucket-id';
 import type { StoreChange } from '../../session/types';
 import type { ConnectionContext } from '../connection-context';
@@ -22,11 +22,11 @@ export class ResourceSubscriptions {
   ) {
     // Before connect: the capability is part of the initialize answer.
     server.server.registerCapabilities({ resources: { subscribe: true, listChanged: true } });
-    server.server.setRequestHandler(SubscribeRequestSchema, (req, extra) => {
+    server.server.setRequestHandler('resources/subscribe', (req, extra) => {
       this.subscribe(req.params.uri, () => ctx.bucketKeyFor(extra));
       return {};
     });
-    server.server.setRequestHandler(UnsubscribeRequestSchema, (req) => {
+    server.server.setRequestHandler('resources/unsubscribe', (req) => {
       this.subscribed.delete(req.params.uri);
       return {};
     });

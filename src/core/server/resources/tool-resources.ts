@@ -2,9 +2,9 @@
 // caller may run only (listed, templated, completed). Read, it is the tool's
 // signature, description and parameters, and where it is defined, as
 // Markdown for people and models and as JSON for programs.
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import type { McpServer } from '@modelcontextprotocol/server';
+import { ResourceTemplate } from '@modelcontextprotocol/server';
+import type { ReadResourceResult } from '@modelcontextprotocol/server';
 import { directToolName } from '../../catalog/direct-names';
 import { formatSignature, returnType } from '../../catalog/signature';
 import type { ToolDef } from '../../catalog/types';

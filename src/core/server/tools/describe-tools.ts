@@ -1,5 +1,5 @@
-import { z } from 'zod';
-import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
+import * as z from 'zod';
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/server';
 import { toMcpResult, type ConnectionContext } from '../connection-context';
 
 // Built once: a zod schema costs a few kilobytes, which every MCP session would repeat.

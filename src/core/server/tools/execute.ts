@@ -1,9 +1,9 @@
-import { z } from 'zod';
-import { z as z4 } from 'zod/v4';
+import * as z from 'zod';
 import { keptObject } from '../tool-schema';
-import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/server';
 import type { ConnectionContext } from '../connection-context';
 import { answerCatalogCall } from '../catalog-call';
+import { SESSION_ARG } from './session-arg';
 
 /** What execute answers as structuredContent, failures included (code -1 when nothing ran). */
 export const RUN_OUTPUT_SHAPE = {
@@ -12,16 +12,18 @@ export const RUN_OUTPUT_SHAPE = {
   stderr: z.string().optional().describe('Error output; absent when the run had a terminal, whose one stream is stdout'),
   duration_ms: z.number().describe('How long the run took'),
   truncated: z.boolean().describe('True when output past the cap was cut'),
+  session: z.string().optional().describe('The session handle of the bucket this call started, when it kept variables there'),
 };
 
 // Built once: a zod schema costs a few kilobytes, which every MCP session would repeat.
 // params as sent: a key named __proto__ stays data (see keptObject).
-const EXECUTE_INPUT = z4.object({
-  key: z4.string().describe('Tool key, e.g. ops.grep'),
-  params: z4
-    .union([keptObject(), z4.string()])
+const EXECUTE_INPUT = z.object({
+  key: z.string().describe('Tool key, e.g. ops.grep'),
+  params: z
+    .union([keptObject(), z.string()])
     .optional()
     .describe('The tool\'s parameters as an object, e.g. {"pattern": "TODO"} (or a JSON string of one)'),
+  session: SESSION_ARG,
 });
 const RUN_OUTPUT = z.object(RUN_OUTPUT_SHAPE);
 
@@ -40,6 +42,6 @@ export function registerExecute(server: McpServer, ctx: ConnectionContext): Regi
       annotations: { readOnlyHint: false, openWorldHint: true },
     },
     // Asks the user for missing required params first when the client can show a form (catalog-call.ts).
-    async ({ key, params }, extra) => answerCatalogCall(server, ctx, key, params, extra, { structured: true }),
+    async ({ key, params, session }, extra) => answerCatalogCall(server, ctx, key, params, extra, { structured: true, session }),
   );
 }

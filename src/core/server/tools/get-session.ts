@@ -1,9 +1,14 @@
-import { z } from 'zod';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import * as z from 'zod';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { toMcpResult, type ConnectionContext } from '../connection-context';
+import { SESSION_ARG } from './session-arg';
+import { fail } from '../../tool-result';
 
 // Built once: a zod schema costs a few kilobytes, which every MCP session would repeat.
-const GET_SESSION_INPUT = z.object({ name: z.string().describe('Variable name: lowercase letters, digits and _, not starting with a digit') });
+const GET_SESSION_INPUT = z.object({
+  name: z.string().describe('Variable name: lowercase letters, digits and _, not starting with a digit'),
+  session: SESSION_ARG,
+});
 
 export function registerGetSession(server: McpServer, ctx: ConnectionContext): void {
   server.registerTool(
@@ -17,9 +22,11 @@ export function registerGetSession(server: McpServer, ctx: ConnectionContext): v
       inputSchema: GET_SESSION_INPUT,
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
-    async ({ name }, extra) =>
-      toMcpResult(
-        await ctx.runtime.calls.getSession(ctx.principal, ctx.bucketKeyFor(extra), name, { clientName: ctx.clientName() }),
-      ),
+    async ({ name, session }, extra) => {
+      const bucket = ctx.bucketFor(extra, session);
+      if ('refused' in bucket) return toMcpResult(fail(bucket.refused));
+      const call = { clientName: ctx.clientName(), ...(bucket.fresh ? { freshBucket: true } : {}) };
+      return toMcpResult(await ctx.runtime.calls.getSession(ctx.principal, bucket.key, name, call));
+    },
   );
 }

@@ -1,5 +1,5 @@
-import { z } from 'zod';
-import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
+import * as z from 'zod';
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/server';
 import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT } from '../../search/tool-search';
 import { toMcpResult, type ConnectionContext } from '../connection-context';
 
