@@ -16,6 +16,7 @@ import { BucketVariables } from './call/bucket-variables';
 import { CallPipeline } from './call/call-pipeline';
 import { CallerCatalog } from './call/caller-catalog';
 import { RunningCalls } from './call/running-calls';
+import { TaskRecords } from './call/task-records';
 import type { Sandbox } from './sandbox/sandbox';
 import { SessionHandles } from './session/session-handles';
 import { randomBytes } from 'node:crypto';
@@ -52,11 +53,14 @@ export class Runtime {
   readonly running = new RunningCalls();
   /** The session handles of callers without an MCP session. */
   readonly handles: SessionHandles;
+  /** Tasks (2026-07-28 tasks extension), kept in the session store. */
+  readonly tasks: TaskRecords;
 
   constructor(private readonly opts: RuntimeOptions) {
     const logger = opts.logger ?? silentLogger;
     const clock = opts.clock ?? systemClock;
     this.catalog = new CallerCatalog(opts.gate, opts.expose);
+    this.tasks = new TaskRecords(opts.store);
     this.handles = new SessionHandles(opts.handleSecret ?? randomBytes(32).toString('base64url'));
     this.calls = new CallPipeline({
       catalog: this.catalog,

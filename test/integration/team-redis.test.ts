@@ -6,9 +6,11 @@ import assert from 'node:assert/strict';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { redisUnavailable, startRedis, type RedisServer } from '../support/redis-server';
-import { callTool, connectModern, textOf } from '../support/modern-client';
+import { callTool, connectModern, rawModern, textOf } from '../support/modern-client';
+import { running, settled, TASK_CATALOG } from '../support/task-helpers';
 import { FIXTURES, call, connect, okText, startServe, tempDir, text, type ServeHandle } from './serve-process';
 
 const TOKEN = 'team-token-0123456789abcdef';
@@ -74,7 +76,9 @@ describe('two stateless instances over one Redis, behind a round-robin proxy', {
   let client: Client;
   before(async () => {
     redis = await startRedis();
-    const args = ['--stateless', '--store', redis.url, '--store-prefix', 'team:', '--tools', join(FIXTURES, 'tools.yaml'), '--users', join(FIXTURES, 'users.yaml'), '--user', 'owner', '--state', join(tempDir(), 'none.json')];
+    const jobs = join(tempDir(), 'jobs.yaml');
+    writeFileSync(jobs, TASK_CATALOG);
+    const args = ['--stateless', '--store', redis.url, '--store-prefix', 'team:', '--tools', join(FIXTURES, 'tools.yaml'), '--tools', jobs, '--users', join(FIXTURES, 'users.yaml'), '--user', 'owner', '--state', join(tempDir(), 'none.json')];
     instances = await Promise.all([startServe(args, ENV), startServe(args, ENV)]);
     proxy = await roundRobin(instances.map((i) => i.port));
     client = await connect({ url: proxy.url, token: TOKEN }, { sessionKey: 'laptop' });
@@ -163,6 +167,30 @@ describe('two stateless instances over one Redis, behind a round-robin proxy', {
       await modern.close();
       await alice.close();
     }
+  });
+
+  test('a task started through one instance is polled, cancelled and its answer fetched through the other; another user reaches nothing', async () => {
+    const from = proxy.log.length;
+    const created = await rawModern(proxy.url, TOKEN, 'tools/call', { name: 'execute', arguments: { key: 'job.slow' } }, { tasks: true });
+    assert.equal(created.result?.resultType, 'task');
+    const { task } = await settled(proxy.url, TOKEN, created.result?.taskId as string);
+    assert.equal(task.status, 'completed');
+    assert.deepEqual((task.result as { content: unknown }).content, [{ type: 'text', text: 'first\nlast\n' }]);
+    assert.deepEqual([...new Set(proxy.log.slice(from).map((c) => c.target))].sort(), [0, 1], 'both instances answered');
+
+    const before = proxy.log.length;
+    const endless = await rawModern(proxy.url, TOKEN, 'tools/call', { name: 'execute', arguments: { key: 'job.forever' } }, { tasks: true });
+    const taskId = endless.result?.taskId as string;
+    const other = instances[1 - proxy.log[before].target];
+    const stolen = await rawModern(other.url, ALICE, 'tasks/cancel', { taskId }, { tasks: true });
+    assert.equal(stolen.error?.code, -32602, "another user's cancel reaches nothing");
+    const cancel = await rawModern(other.url, TOKEN, 'tasks/cancel', { taskId }, { tasks: true });
+    assert.equal(cancel.result?.resultType, 'complete');
+    const ended = await settled(other.url, TOKEN, taskId);
+    assert.equal(ended.task.status, 'cancelled', 'the instance running it saw the cancel made through the other');
+    const deadline = Date.now() + 5000;
+    while (running('sleep 47.31') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    assert.equal(running('sleep 47.31'), false, 'its process is gone');
   });
 
   test('killing one instance with kill -9 loses nothing acknowledged', async () => {

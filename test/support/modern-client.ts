@@ -29,3 +29,37 @@ export async function callTool(c: Client, name: string, args: Record<string, unk
   return (await c.callTool({ name, arguments: args }));
 }
 
+
+/** One 2026-07-28 request on the wire (for what the SDK client has no call for, such as tasks). */
+export async function rawModern(
+  url: string,
+  token: string,
+  method: string,
+  params: Record<string, unknown>,
+  o: { tasks?: boolean } = {},
+): Promise<{ status: number; result?: Record<string, unknown>; error?: { code: number; message: string } }> {
+  const name = typeof params.name === 'string' ? params.name : typeof params.taskId === 'string' ? params.taskId : undefined;
+  const meta = {
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/clientInfo': { name: 'raw-test', version: '1.0.0' },
+    'io.modelcontextprotocol/clientCapabilities': o.tasks ? { extensions: { 'io.modelcontextprotocol/tasks': {} } } : {},
+  };
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': method,
+      ...(name !== undefined ? { 'mcp-name': name } : {}),
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: meta } }),
+  });
+  const text = await res.text();
+  // A JSON body, or an SSE stream whose last message is the answer.
+  const json = (res.headers.get('content-type') ?? '').includes('text/event-stream')
+    ? text.split('\n').filter((l) => l.startsWith('data:') && l.length > 5).map((l) => JSON.parse(l.slice(5)) as Record<string, unknown>).filter((m) => 'id' in m).pop()
+    : (JSON.parse(text) as Record<string, unknown>);
+  return { status: res.status, ...(json as { result?: Record<string, unknown>; error?: { code: number; message: string } }) };
+}

@@ -3,6 +3,7 @@
 // client can resume its bucket after a restart.
 
 import { unknownHandle, type SessionHandles } from '../session/session-handles';
+import { TASK_KEY_PREFIX } from '../call/task-records';
 
 export const SESSION_KEY_HEADER = 'x-mcc-session-key';
 const KEY = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -12,6 +13,7 @@ export function sessionKeyError(value: string | string[] | undefined): string | 
   const v = Array.isArray(value) ? value : [value];
   if (v.length !== 1) return 'send X-MCC-Session-Key once';
   if (!KEY.test(v[0])) return 'X-MCC-Session-Key must be 1-128 characters of letters, digits, ".", "_", ":" or "-"';
+  if (v[0].startsWith(TASK_KEY_PREFIX)) return `X-MCC-Session-Key may not begin with '${TASK_KEY_PREFIX}': those buckets hold tasks`;
   return undefined;
 }
 

@@ -75,7 +75,7 @@ export class ConnectionFeedback {
       token !== undefined
         ? new RunProgress({
             send: (u) => notify({ method: 'notifications/progress', params: { progressToken: token, ...u } }),
-            totalSeconds: (key) => this.timeLimitOf(key),
+            totalSeconds: (key) => this.totalSeconds(key),
           })
         : undefined;
     return {
@@ -90,7 +90,8 @@ export class ConnectionFeedback {
     };
   }
 
-  private timeLimitOf(key: string): number | undefined {
+  /** The tool's time limit in seconds, when it has one (the total of its progress). */
+  totalSeconds(key: string): number | undefined {
     const tool = this.runtime.catalog.current.tools.get(key);
     try {
       return tool ? timeLimitOf(tool) : undefined;

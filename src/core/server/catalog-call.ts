@@ -3,13 +3,15 @@
 // log messages), and, when the client can show forms, an asker that puts
 // missing required params to the person in one elicitation form.
 import type { McpServer } from '@modelcontextprotocol/server';
-import { inputRequired, inputResponse, type CallToolResult, type ElicitRequestFormParams, type InputRequiredResult } from '@modelcontextprotocol/server';
+import { inputRequired, inputResponse, isInputRequiredResult, type CallToolResult, type ElicitRequestFormParams, type InputRequiredResult } from '@modelcontextprotocol/server';
 import type { ParamSpec, ToolDef } from '../catalog/types';
 import type { CallOptions } from '../call/call-pipeline';
 import type { AskAnswer, ParamAsker } from '../call/missing-params';
 import type { ToolCallResult } from '../tool-result';
 import { handleNote, toMcpResult, type HandlerExtra, type ConnectionContext } from './connection-context';
 import { fail } from '../tool-result';
+import { runAsTask } from './tasks/task-calls';
+import { takesTasks } from './tasks/task-methods';
 import { paramSchema } from './tool-schema';
 
 /** How long a person has to fill in the form (the SDK's default of 60 s is too short to think). */
@@ -35,29 +37,32 @@ export async function answerCatalogCall(
 ): Promise<CallToolResult | InputRequiredResult> {
   const bucket = ctx.bucketFor(extra, session);
   if ('refused' in bucket) return toMcpResult(fail(bucket.refused));
-  const feedback = ctx.feedback.start(extra);
   // Only a client that can show forms is asked for missing params; the pipeline decides when.
   const canAsk = server.server.getClientCapabilities()?.elicitation?.form !== undefined;
   const asking = canAsk ? paramAsker(ctx, extra) : undefined;
-  const call: CallOptions = {
-    ...feedback.call,
-    clientName: ctx.clientName(),
-    ...(asking ? { ask: asking.ask } : {}),
-    ...(bucket.fresh ? { freshBucket: true } : {}),
+  const base: CallOptions = { clientName: ctx.clientName(), ...(asking ? { ask: asking.ask } : {}), ...(bucket.fresh ? { freshBucket: true } : {}) };
+  const run = (more: CallOptions): Promise<ToolCallResult> => ctx.runtime.calls.execute(ctx.principal, bucket.key, key, params, { ...base, ...more });
+  const answer = async (r: ToolCallResult): Promise<CallToolResult | InputRequiredResult> => {
+    // 2026-07-28: the form goes back in the answer, and the client calls again with the user's answers.
+    const form = asking?.pending();
+    if (form) return inputRequired({ inputRequests: { [PARAMS_FORM]: inputRequired.elicit(form) } });
+    const kept = bucket.fresh ? await withHandleIfKept(ctx, bucket.key, r) : r;
+    return toMcpResult(structured ? kept : { isError: kept.isError, text: kept.text });
   };
-  let answer: ToolCallResult;
+  if (ctx.modern && takesTasks(server)) {
+    const task = { records: ctx.runtime.tasks, user: ctx.principal.user, run, answer, totalSeconds: (k: string) => ctx.feedback.totalSeconds(k) };
+    return (await runAsTask(task)) as CallToolResult;
+  }
+  const feedback = ctx.feedback.start(extra);
+  let result: ToolCallResult;
   try {
-    answer = await ctx.runtime.calls.execute(ctx.principal, bucket.key, key, params, call);
+    result = await run(feedback.call);
   } finally {
     feedback.stopProgress();
   }
-  // 2026-07-28: the form goes back in the answer, and the client calls again with the user's answers.
-  const form = asking?.pending();
-  if (form) return inputRequired({ inputRequests: { [PARAMS_FORM]: inputRequired.elicit(form) } });
-  if (bucket.fresh) answer = await withHandleIfKept(ctx, bucket.key, answer);
-  const result = toMcpResult(structured ? answer : { isError: answer.isError, text: answer.text });
-  feedback.answerIfCancelled(result);
-  return result;
+  const answered = await answer(result);
+  if (!isInputRequiredResult(answered)) feedback.answerIfCancelled(answered);
+  return answered;
 }
 
 /**

@@ -11,6 +11,7 @@ import { registerSetSession } from './tools/set-session';
 import { addAgentFeatures } from './agent-features';
 import { formValidator } from './form-validator';
 import { chooseBucket, requestBucket } from './bucket-key';
+import { registerTaskMethods } from './tasks/task-methods';
 
 export const SERVER_NAME = 'mcc';
 export const SERVER_VERSION = '0.1.0';
@@ -57,5 +58,6 @@ export function createServer(connection: ConnectionOptions): McpServer {
   registerGetSession(server, ctx);
   registerSetSession(server, ctx);
   addAgentFeatures(server, ctx, catalogTools);
+  if (ctx.modern) registerTaskMethods(server, connection.runtime.tasks, connection.principal.user);
   return server;
 }

@@ -28,3 +28,15 @@ export function onSetLoggingLevel(server: McpServer, setLevel: (level: unknown) 
 export function sendCancelledAnswer(server: McpServer, requestId: RequestId, result: CallToolResult): void {
   server.server.transport?.send({ jsonrpc: '2.0', id: requestId, result }).catch(() => undefined);
 }
+
+/**
+ * Missing hook: a tool with an output schema that answers with a task (the
+ * 2026-07-28 tasks extension has no SDK runtime). The SDK would check the
+ * task against the tool's output schema, find no structuredContent and
+ * turn it into an error; the task's answer is checked when it ends instead.
+ */
+export function acceptTaskResults(server: McpServer): void {
+  const hooks = server as unknown as { validateToolOutput(tool: unknown, result: { resultType?: unknown }, name: string): Promise<void> };
+  const check = hooks.validateToolOutput.bind(server);
+  hooks.validateToolOutput = (tool, result, name) => (result.resultType === 'task' ? Promise.resolve() : check(tool, result, name));
+}

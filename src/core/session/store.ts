@@ -54,7 +54,7 @@ export class SessionStore implements SessionStoreApi {
   private constructor(
     private readonly storage: SessionStorage,
     private readonly clock: Clock,
-    private readonly ttlMs: number,
+    readonly ttlMs: number,
     readonly limits: Readonly<StoreLimits>,
     private readonly logger: Logger,
   ) {

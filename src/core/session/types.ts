@@ -142,6 +142,8 @@ export type WriteBackResult =
  */
 export interface SessionStoreApi {
   readonly onDidChange: (listener: Listener<StoreChange>) => Disposable;
+  /** How long a bucket lives after its last use. */
+  readonly ttlMs: number;
   /** Live buckets, most recently used first (expired ones are never listed). */
   list(): Promise<BucketView[]>;
   bucket(id: string): Promise<BucketView | undefined>;
