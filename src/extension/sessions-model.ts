@@ -1,6 +1,7 @@
 // What the Sessions view shows, as plain data: which nodes a store yields,
 // with labels, descriptions, tooltips and context values. The tree provider
 // in sessions-tree.ts only maps these onto vscode.TreeItem.
+import { TASK_KEY_PREFIX } from '../core/call/task-records';
 import type { IdentityKeys } from '../core/identity';
 import type { BucketView } from '../core/session/types';
 import { describeValue, formatAgo, formatExpiresIn, isContainer, prettyJson, shortKey, valueKind } from './value-format';
@@ -57,11 +58,12 @@ export const CONTEXT = {
   element: 'mcc.element',
 } as const;
 
-/** One node per live bucket: the own session first, then the most recently used. */
+/** One node per live bucket that holds variables: the own session first, then the most recently used. */
 export function sessionRoots(input: SessionsInput): BucketNode[] {
   const isOwn = (b: BucketView): boolean => b.user === input.own.user && b.sessionKey === input.own.sessionKey;
   const sorted = [...input.buckets]
-    .filter((b) => b.expiresAt > input.now)
+    // Task records live in buckets of their own; they are not sessions.
+    .filter((b) => b.expiresAt > input.now && !b.sessionKey.startsWith(TASK_KEY_PREFIX))
     .sort((a, b) => Number(isOwn(b)) - Number(isOwn(a)) || b.lastUsed - a.lastUsed);
   return sorted.map((b) => bucketNode(b, isOwn(b), input));
 }

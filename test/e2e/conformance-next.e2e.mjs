@@ -20,7 +20,7 @@ import { startServe } from './conformance-serve.mjs';
 // server (test_simple_text, test_prompt_with_arguments, test://static-text,
 // ...): MCC serves its own catalog, so there is nothing of theirs to call.
 const FIXTURES = 'calls a tool, prompt or resource of the suite\'s reference server, which MCC does not define';
-const TASKS = 'the tasks extension (SEP-2663) is not implemented yet: MCC advertises no tasks capability';
+const TASKS = 'its checks call the suite\'s fixture tools (greet, slow_compute, failing_job, ...); the checks that need none pass, and MCC\'s own tasks are tested in test/integration/tasks.test.ts';
 
 const NOT_APPLICABLE = {
   ...Object.fromEntries(

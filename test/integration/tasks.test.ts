@@ -8,8 +8,9 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { rawModern } from '../support/modern-client';
-import { running, settled, TASK_CATALOG } from '../support/task-helpers';
-import { FIXTURES, startServe, tempDir, type ServeHandle } from './serve-process';
+import { running, settled, startLegacyTask, TASK_CATALOG } from '../support/task-helpers';
+import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { FIXTURES, connect, startServe, tempDir, type ServeHandle } from './serve-process';
 
 const OWNER = 'owner-token-0123456789abcdef';
 const ALICE = 'alice-token-0123456789';
@@ -97,5 +98,33 @@ describe('tasks (2026-07-28 extension) on mcc serve', () => {
     assert.equal(running('sleep 47.31'), false, 'the process is gone');
     const again = await rawModern(h.url, OWNER, 'tasks/cancel', { taskId }, { tasks: true });
     assert.equal(again.result?.resultType, 'complete');
+  });
+
+  test('2025-11-25: a task-augmented call answers {task}; tasks/get, tasks/result (the plain answer) and tasks/cancel', async () => {
+    const c = await connect({ url: h.url, token: OWNER });
+    const alice = await connect({ url: h.url, token: ALICE });
+    try {
+      assert.deepEqual(c.getServerCapabilities()?.tasks, { requests: { tools: { call: {} } }, cancel: {} });
+      const taskId = await startLegacyTask(c, 'execute', { key: 'job.slow' });
+      assert.equal((await c.experimental.tasks.getTask(taskId)).taskId, taskId);
+      await assert.rejects(alice.experimental.tasks.getTask(taskId), (e: { code?: number }) => e.code === -32602, "another user's id is unknown");
+      const result = await c.experimental.tasks.getTaskResult(taskId, CallToolResultSchema);
+      assert.deepEqual(result.content, [{ type: 'text', text: 'first\nlast\n' }]);
+      assert.equal((result.structuredContent as { returncode: number }).returncode, 0);
+      assert.equal((await c.experimental.tasks.getTask(taskId)).status, 'completed');
+      // The same record on the other revision.
+      assert.equal((await rawModern(h.url, OWNER, 'tasks/get', { taskId }, { tasks: true })).result?.status, 'completed');
+
+      const endless = await startLegacyTask(c, 'job__forever', {});
+      assert.equal((await c.experimental.tasks.cancelTask(endless)).status, 'cancelled');
+      const deadline = Date.now() + 5000;
+      while (running('sleep 47.31') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      assert.equal(running('sleep 47.31'), false, 'the process is gone');
+      assert.equal((await c.experimental.tasks.getTask(endless)).status, 'cancelled');
+      await assert.rejects(c.experimental.tasks.cancelTask(endless), /already ended/);
+    } finally {
+      await c.close();
+      await alice.close();
+    }
   });
 });

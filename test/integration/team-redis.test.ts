@@ -10,7 +10,8 @@ import { writeFileSync } from 'node:fs';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { redisUnavailable, startRedis, type RedisServer } from '../support/redis-server';
 import { callTool, connectModern, rawModern, textOf } from '../support/modern-client';
-import { running, settled, TASK_CATALOG } from '../support/task-helpers';
+import { running, settled, startLegacyTask, TASK_CATALOG } from '../support/task-helpers';
+import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { FIXTURES, call, connect, okText, startServe, tempDir, text, type ServeHandle } from './serve-process';
 
 const TOKEN = 'team-token-0123456789abcdef';
@@ -191,6 +192,23 @@ describe('two stateless instances over one Redis, behind a round-robin proxy', {
     const deadline = Date.now() + 5000;
     while (running('sleep 47.31') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     assert.equal(running('sleep 47.31'), false, 'its process is gone');
+  });
+
+  test('a 2025-11-25 task through the proxy: started on one instance, polled and its result fetched through the other', async () => {
+    const from = proxy.log.length;
+    const taskId = await startLegacyTask(client, 'execute', { key: 'job.slow' });
+    const started = proxy.log[from].target;
+    const other = await connect({ url: instances[1 - started].url, token: TOKEN }, { sessionKey: 'laptop' });
+    try {
+      assert.ok(['working', 'completed'].includes((await other.experimental.tasks.getTask(taskId)).status), 'the other instance finds the task');
+      const result = await other.experimental.tasks.getTaskResult(taskId, CallToolResultSchema);
+      assert.deepEqual(result.content, [{ type: 'text', text: 'first\nlast\n' }]);
+      const alice = await connect({ url: instances[1 - started].url, token: ALICE }, { sessionKey: 'laptop' });
+      await assert.rejects(alice.experimental.tasks.getTask(taskId), (e: { code?: number }) => e.code === -32602);
+      await alice.close();
+    } finally {
+      await other.close();
+    }
   });
 
   test('killing one instance with kill -9 loses nothing acknowledged', async () => {

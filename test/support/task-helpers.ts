@@ -3,6 +3,8 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { rawModern } from './modern-client';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
 
 export const TASK_CATALOG = `groups: [job]
 tools:
@@ -40,3 +42,11 @@ export function running(marker: string): boolean {
   }
 }
 
+
+/** A 2025-11-25 task-augmented tools/call with the SDK 1.x client; the task it answers with. */
+export async function startLegacyTask(client: Client, name: string, args: Record<string, unknown>): Promise<string> {
+  const created = await client.request({ method: 'tools/call', params: { name, arguments: args, task: { ttl: 60_000 } } }, CreateTaskResultSchema);
+  assert.equal(created.task.status, 'working');
+  assert.equal(created.task.pollInterval, 2000);
+  return created.task.taskId;
+}

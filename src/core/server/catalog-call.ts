@@ -12,6 +12,8 @@ import { handleNote, toMcpResult, type HandlerExtra, type ConnectionContext } fr
 import { fail } from '../tool-result';
 import { runAsTask } from './tasks/task-calls';
 import { takesTasks } from './tasks/task-methods';
+import { legacyTaskOf } from './tasks/legacy-task-methods';
+import { taskRequestOf } from './sdk-gaps';
 import { paramSchema } from './tool-schema';
 
 /** How long a person has to fill in the form (the SDK's default of 60 s is too short to think). */
@@ -49,9 +51,13 @@ export async function answerCatalogCall(
     const kept = bucket.fresh ? await withHandleIfKept(ctx, bucket.key, r) : r;
     return toMcpResult(structured ? kept : { isError: kept.isError, text: kept.text });
   };
-  if (ctx.modern && takesTasks(server)) {
-    const task = { records: ctx.runtime.tasks, user: ctx.principal.user, run, answer, totalSeconds: (k: string) => ctx.feedback.totalSeconds(k) };
-    return (await runAsTask(task)) as CallToolResult;
+  // A task: for a 2026-07-28 client that declares the extension, or a 2025-11-25 call that asks for one.
+  const legacyTask = ctx.modern ? undefined : taskRequestOf(extra);
+  if ((ctx.modern && takesTasks(server)) || legacyTask) {
+    const task = { records: ctx.runtime.tasks, user: ctx.principal.user, run, answer, totalSeconds: (k: string) => ctx.feedback.totalSeconds(k), shortcut: ctx.modern };
+    const started = await runAsTask(task);
+    if ('answer' in started) return started.answer as CallToolResult;
+    return (ctx.modern ? { resultType: 'task', ...started.task } : { task: legacyTaskOf(started.task) }) as unknown as CallToolResult;
   }
   const feedback = ctx.feedback.start(extra);
   let result: ToolCallResult;

@@ -12,6 +12,7 @@ import { addAgentFeatures } from './agent-features';
 import { formValidator } from './form-validator';
 import { chooseBucket, requestBucket } from './bucket-key';
 import { registerTaskMethods } from './tasks/task-methods';
+import { registerLegacyTaskMethods } from './tasks/legacy-task-methods';
 
 export const SERVER_NAME = 'mcc';
 export const SERVER_VERSION = '0.1.0';
@@ -59,5 +60,6 @@ export function createServer(connection: ConnectionOptions): McpServer {
   registerSetSession(server, ctx);
   addAgentFeatures(server, ctx, catalogTools);
   if (ctx.modern) registerTaskMethods(server, connection.runtime.tasks, connection.principal.user);
+  else registerLegacyTaskMethods(server, connection.runtime.tasks, connection.principal.user);
   return server;
 }

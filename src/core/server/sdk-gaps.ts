@@ -2,7 +2,7 @@
 // named for the hook the SDK lacks, so an SDK upgrade has one file to
 // revisit. Nothing else patches or bypasses the SDK.
 import * as z from 'zod';
-import type { McpServer } from '@modelcontextprotocol/server';
+import { ProtocolError, ProtocolErrorCode, type McpServer } from '@modelcontextprotocol/server';
 import type { CallToolResult, RequestId } from '@modelcontextprotocol/server';
 
 // logging/setLevel's params, loose, so a bad level reaches the handler.
@@ -38,5 +38,45 @@ export function sendCancelledAnswer(server: McpServer, requestId: RequestId, res
 export function acceptTaskResults(server: McpServer): void {
   const hooks = server as unknown as { validateToolOutput(tool: unknown, result: { resultType?: unknown }, name: string): Promise<void> };
   const check = hooks.validateToolOutput.bind(server);
-  hooks.validateToolOutput = (tool, result, name) => (result.resultType === 'task' ? Promise.resolve() : check(tool, result, name));
+  hooks.validateToolOutput = (tool, result, name) => (result.resultType === 'task' || 'task' in result ? Promise.resolve() : check(tool, result, name));
+}
+
+/** What a 2025-11-25 task-augmented tools/call asked for (`params.task`). */
+export interface TaskAugmentation {
+  ttl?: number;
+}
+
+const TASK_REQUEST = Symbol('mcc.taskRequest');
+
+/**
+ * Missing hook: task-augmented tools/call on 2025-11-25 (its tasks have no
+ * SDK runtime, and the SDK checks every tools/call answer as a plain
+ * result). A call with `params.task` has its arguments checked as the SDK
+ * does, then goes to the tool's own callback with its context marked
+ * (taskRequestOf), and its answer, a {task}, goes out as it is.
+ */
+export function markTaskAugmentedCalls(server: McpServer): void {
+  type Handler = (request: { params?: Record<string, unknown> }, ctx: object) => Promise<unknown>;
+  interface Tool {
+    enabled: boolean;
+    executor(args: unknown, ctx: object): Promise<unknown>;
+  }
+  const handlers = (server.server as unknown as { _requestHandlers: Map<string, Handler> })._requestHandlers;
+  const mcp = server as unknown as { _registeredTools: Record<string, Tool | undefined>; validateToolInput(tool: Tool, args: unknown, name: string): Promise<unknown> };
+  const sdk = handlers.get('tools/call');
+  if (!sdk) throw new Error('tools/call must be registered before task-augmented calls are marked');
+  handlers.set('tools/call', async (request, ctx) => {
+    const task = request.params?.task;
+    if (typeof task !== 'object' || task === null) return sdk(request, ctx);
+    const name = String(request.params?.name);
+    const tool = mcp._registeredTools[name];
+    if (!tool?.enabled) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${name} not found`);
+    const args = await mcp.validateToolInput(tool, request.params?.arguments, name);
+    return tool.executor(args, Object.assign(ctx, { [TASK_REQUEST]: task }));
+  });
+}
+
+/** The `task` param of the tools/call this context belongs to, when it had one. */
+export function taskRequestOf(ctx: object): TaskAugmentation | undefined {
+  return (ctx as { [TASK_REQUEST]?: TaskAugmentation })[TASK_REQUEST];
 }

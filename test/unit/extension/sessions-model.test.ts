@@ -40,6 +40,13 @@ void describe('sessions tree model', () => {
     store.dispose();
   });
 
+  void test('task records (buckets of their own) are not listed as sessions', async () => {
+    const { store, input } = await fixture();
+    await store.set('alice', 'mcc-task.AAAAAAAAAAAAAAAAAAAAAA', 'task', { status: 'working' });
+    assert.deepEqual(sessionRoots(await input()).map((r) => r.label), ['alice', 'carol', 'bob']);
+    store.dispose();
+  });
+
   void test('children: identity keys read-only first, then variables rendered by type', async () => {
     const { store, input } = await fixture();
     const own = sessionRoots(await input())[0];

@@ -6,7 +6,6 @@
 // plain call would have given when it ends. A cancel made through any
 // instance reaches the one running it within a second; the process group is
 // killed as for a cancelled call.
-import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { CallOptions } from '../../call/call-pipeline';
 import type { TaskRecord, TaskRecords } from '../../call/task-records';
 import type { ToolCallResult } from '../../tool-result';
@@ -32,18 +31,23 @@ export interface TaskCall {
   /** Runs the call with these options (the pipeline's execute). */
   run(call: Pick<CallOptions, 'signal' | 'events'>): Promise<ToolCallResult>;
   /** The call's answer as MCP sends it (or an input-required result, which never becomes a task). */
-  answer(result: ToolCallResult): Promise<CallToolResult | Record<string, unknown>>;
+  answer(result: ToolCallResult): Promise<Record<string, unknown>>;
   /** The run's time limit, for the status message's "of N s". */
   totalSeconds(key: string): number | undefined;
+  /** A run that ends within a second answers as a plain call (2026-07-28); 2025-11-25 asked for a task and gets one. */
+  shortcut: boolean;
 }
 
-export async function runAsTask(t: TaskCall): Promise<Record<string, unknown>> {
+/** A task's first answer: the call's own answer (it ended at once), or the task. */
+export type TaskStart = { answer: Record<string, unknown> } | { task: TaskRecord };
+
+export async function runAsTask(t: TaskCall): Promise<TaskStart> {
   const controller = new AbortController();
   let status: string | undefined;
   const progress = new RunProgress({ send: (u) => (status = u.message), totalSeconds: (k) => t.totalSeconds(k) });
   const running = t.run({ signal: controller.signal, events: progress }).finally(() => progress.stop());
-  const quick = await Promise.race([running, delay(SHORTCUT_MS).then(() => undefined)]);
-  if (quick) return (await t.answer(quick));
+  const quick = t.shortcut ? await Promise.race([running, delay(SHORTCUT_MS).then(() => undefined)]) : undefined;
+  if (quick) return { answer: await t.answer(quick) };
 
   const now = new Date().toISOString();
   const record: TaskRecord = {
@@ -59,7 +63,7 @@ export async function runAsTask(t: TaskCall): Promise<Record<string, unknown>> {
   await t.records.put(t.user, record);
   localRuns.set(record.taskId, controller);
   follow(t, record, controller, running, () => status);
-  return { resultType: 'task', ...record };
+  return { task: record };
 }
 
 /** Cancels a task running in this process; false when it runs elsewhere (or no more). */
