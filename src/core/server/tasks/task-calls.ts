@@ -19,6 +19,8 @@ export const POLL_INTERVAL_MS = 2000;
 const SHORTCUT_MS = 1000;
 /** How often the running instance writes its status and looks for a cancel. */
 const FOLLOW_MS = 1000;
+/** The longest a running task goes without a write (its instance is alive). */
+const HEARTBEAT_MS = 5000;
 /** A working task not written for this long has lost the instance that ran it. */
 export const ORPHAN_AFTER_MS = 30_000;
 
@@ -74,14 +76,20 @@ export function cancelLocally(taskId: string): boolean {
 }
 
 // Writes the status while the task runs (each write also tells other
-// instances it is alive), looks for a cancel made elsewhere, then the end.
+// instances it is alive), looks for a cancel made elsewhere each second,
+// then writes the end.
 function follow(t: TaskCall, record: TaskRecord, controller: AbortController, running: Promise<ToolCallResult>, status: () => string | undefined): void {
   let writes = Promise.resolve();
   const write = (next: Partial<TaskRecord>): Promise<void> =>
     (writes = writes.then(() => t.records.put(t.user, { ...record, ...next, lastUpdatedAt: new Date().toISOString() }).catch(() => undefined)));
+  // A durable write when the status changed, else one every HEARTBEAT_MS to say the instance is alive.
+  let written = { message: status(), at: Date.now() };
   const timer = setInterval(() => {
     const message = status();
-    void write(message ? { statusMessage: message } : {});
+    if (message !== written.message || Date.now() - written.at >= HEARTBEAT_MS) {
+      written = { message, at: Date.now() };
+      void write(message ? { statusMessage: message } : {});
+    }
     void t.records.get(t.user, record.taskId).then((now) => {
       if (now?.cancelRequested) controller.abort(new Error('the task was cancelled'));
     });
