@@ -79,7 +79,7 @@ describe('two stateless instances over one Redis, behind a round-robin proxy', {
     redis = await startRedis();
     const jobs = join(tempDir(), 'jobs.yaml');
     writeFileSync(jobs, TASK_CATALOG);
-    const args = ['--stateless', '--store', redis.url, '--store-prefix', 'team:', '--tools', join(FIXTURES, 'tools.yaml'), '--tools', jobs, '--users', join(FIXTURES, 'users.yaml'), '--user', 'owner', '--state', join(tempDir(), 'none.json')];
+    const args = ['--stateless', '--store', redis.url, '--store-prefix', 'team:', '--tools', join(FIXTURES, 'tools.yaml'), '--tools', jobs, '--tools', join(FIXTURES, 'fn-tools.yaml'), '--users', join(FIXTURES, 'users.yaml'), '--user', 'owner', '--state', join(tempDir(), 'none.json')];
     instances = await Promise.all([startServe(args, ENV), startServe(args, ENV)]);
     proxy = await roundRobin(instances.map((i) => i.port));
     client = await connect({ url: proxy.url, token: TOKEN }, { sessionKey: 'laptop' });
@@ -159,6 +159,18 @@ describe('two stateless instances over one Redis, behind a round-robin proxy', {
         const served = new Set(proxy.log.slice(from).filter((c) => c.tool === tool).map((c) => c.target));
         assert.deepEqual([...served].sort(), [0, 1], `both instances answered ${tool}`);
       }
+      // Search, write-back and the input-required round trip, each request to whichever instance is next.
+      assert.match(textOf(await callTool(modern, 'search', { query: 'injected session store' })), /test\.ctx_echo/);
+      await callTool(modern, 'execute', { key: 'fn.bump', params: { by: 3 }, session: handle });
+      await callTool(modern, 'execute', { key: 'fn.bump', params: { by: 4 }, session: handle });
+      assert.equal(textOf(await callTool(modern, 'get_session', { name: 'count', session: handle })), '7', 'both write-backs landed');
+      const asking = await connectModern(proxy.url, { token: TOKEN, answer: () => ({ action: 'accept', content: { word: 'asked' } }) });
+      const before = proxy.log.length;
+      assert.equal(textOf(await callTool(asking, 'execute', { key: 'test.echo_args' })), 'asked:2:s3cret');
+      const rounds = proxy.log.slice(before).filter((c) => c.tool === 'execute').map((c) => c.target);
+      assert.equal(rounds.length, 2, 'asked, then called again with the answer');
+      assert.notEqual(rounds[0], rounds[1], 'the answer went to the other instance');
+      await asking.close();
       for (let i = 0; i < 2; i++) {
         const stolen = await callTool(alice, 'get_session', { name: 'zone', session: handle });
         assert.equal(stolen.isError, true);
