@@ -48,19 +48,45 @@ export interface BucketRow {
 export function openDatabase(path: string): Database.Database {
   const db = new (sqliteLib())(path, { timeout: BUSY_TIMEOUT_MS });
   try {
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = FULL');
-    const version = db.pragma('user_version', { simple: true }) as number;
-    if (version > SCHEMA_VERSION) {
-      throw new Error(`it was written by a newer MCC (schema ${version}; this one knows ${SCHEMA_VERSION})`);
-    }
-    db.exec(SCHEMA);
-    if (version < SCHEMA_VERSION) db.pragma(`user_version = ${SCHEMA_VERSION}`);
+    retryBusy(() => {
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = FULL');
+      const version = db.pragma('user_version', { simple: true }) as number;
+      if (version > SCHEMA_VERSION) {
+        throw new Error(`it was written by a newer MCC (schema ${version}; this one knows ${SCHEMA_VERSION})`);
+      }
+      db.exec(SCHEMA);
+      if (version < SCHEMA_VERSION) db.pragma(`user_version = ${SCHEMA_VERSION}`);
+    });
     return db;
   } catch (e) {
     db.close();
     throw new Error(`Cannot open the session database ${path}: ${(e as Error).message}`, { cause: e });
   }
+}
+
+/**
+ * Runs `step` (idempotent) again after a short pause while SQLite answers
+ * SQLITE_BUSY, for up to `budgetMs`. Two processes that open a new file at
+ * once both turn WAL on, each holding a read lock and wanting the write
+ * lock: SQLite then answers one of them SQLITE_BUSY at once, without its
+ * busy wait (waiting could deadlock), and that one must simply try again.
+ */
+export function retryBusy<T>(step: () => T, budgetMs = BUSY_TIMEOUT_MS, pause: (ms: number) => void = sleepSync): T {
+  const until = Date.now() + budgetMs;
+  for (let wait = 5; ; wait = Math.min(wait * 2, 200)) {
+    try {
+      return step();
+    } catch (e) {
+      if ((e as { code?: unknown }).code !== 'SQLITE_BUSY' || Date.now() >= until) throw e;
+      pause(wait);
+    }
+  }
+}
+
+// Opening is synchronous: a pause there blocks, briefly and only under contention.
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
 export function statements(db: Database.Database) {
