@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { BenchGroup } from './harness';
 import { writeCatalogs } from './catalogs';
-import { startEcho, startMcc, callOk, mcpClient, type BenchServer, type StartedServer } from './store-servers';
+import { startEcho, startMcc, callOk, mcpClient, stopAll, type BenchServer, type StartedServer } from './store-servers';
 
 const ECHO = 'echo (bare SDK server)';
 const FLOOR = 'floor: raw spawn of sh -c true + echo';
@@ -66,9 +66,7 @@ export const calls: BenchGroup = {
     await connectTo(SEARCH_5K, big);
   },
   async teardown() {
-    await Promise.allSettled([...clients.values()].map((c) => c.close()));
-    clients.clear();
-    await Promise.allSettled(servers.splice(0).map((s) => s.stop()));
+    await stopAll(clients, servers);
     catalogs?.cleanup();
   },
   cases: [

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { verdict, type BenchGroup, type Figure } from './harness';
 import { writeCatalogs } from './catalogs';
-import { startMcc, callOk, mcpClient, type StartedServer } from './store-servers';
+import { startMcc, callOk, mcpClient, stopAll, type StartedServer } from './store-servers';
 
 const PLAIN = 'execute true (mcc serve, no sandbox)';
 const BOXED = 'execute true (mcc serve --sandbox default)';
@@ -66,9 +66,7 @@ export const sandbox: BenchGroup = {
     pids.set(BOXED, boxed.pid);
   },
   async teardown() {
-    await Promise.allSettled([...clients.values()].map((c) => c.close()));
-    clients.clear();
-    await Promise.allSettled(servers.splice(0).map((s) => s.stop()));
+    await stopAll(clients, servers);
     catalogs?.cleanup();
   },
   cases: [

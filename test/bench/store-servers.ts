@@ -143,3 +143,10 @@ export function procIo(pid: number): { wchar: number; writeBytes: number } {
   const field = (name: string): number => Number(new RegExp(`^${name}: (\\d+)$`, 'm').exec(text)?.[1] ?? NaN);
   return { wchar: field('wchar'), writeBytes: field('write_bytes') };
 }
+
+/** Closes a group's clients, then stops its servers (each whatever the others do), leaving both lists empty. */
+export async function stopAll(clients: Map<string, Client>, servers: StartedServer[]): Promise<void> {
+  await Promise.allSettled([...clients.values()].map((c) => c.close()));
+  clients.clear();
+  await Promise.allSettled(servers.splice(0).map((s) => s.stop()));
+}

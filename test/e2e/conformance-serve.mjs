@@ -15,6 +15,12 @@ export async function startServe(dir) {
     cwd: repoRoot,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  const started = await servedLine(proc);
+  return { url: started.url, proc, stderr: started.stderr };
+}
+
+/** The JSON line `mcc serve` prints once it listens ({ url, token }), and its stderr so far; rejects if it exits first. */
+export async function servedLine(proc) {
   let err = '';
   proc.stderr.on('data', (d) => (err += d));
   const line = await new Promise((resolve, reject) => {
@@ -25,6 +31,6 @@ export async function startServe(dir) {
     });
     proc.once('exit', (code) => reject(new Error(`mcc serve exited with ${code}: ${err}`)));
   });
-  return { url: JSON.parse(line).url, proc, stderr: () => err };
+  return { ...JSON.parse(line), stderr: () => err };
 }
 

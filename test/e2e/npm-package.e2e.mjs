@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { npmChildEnv } from '../../scripts/npm-child-env.mjs';
+import { servedLine } from './conformance-serve.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const manifest = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
@@ -48,17 +49,7 @@ function must(r, what) {
 /** Starts `mcc serve` and resolves its JSON line ({ url, token }) and process. */
 async function serve(bin, args, opts) {
   const proc = spawn(bin, ['serve', ...args], { stdio: ['ignore', 'pipe', 'pipe'], ...opts });
-  let err = '';
-  proc.stderr.on('data', (d) => (err += d));
-  const line = await new Promise((resolve, reject) => {
-    let out = '';
-    proc.stdout.on('data', (d) => {
-      out += d;
-      if (out.includes('\n')) resolve(out.slice(0, out.indexOf('\n')));
-    });
-    proc.once('exit', (code) => reject(new Error(`mcc serve exited with ${code}: ${err}`)));
-  });
-  return { ...JSON.parse(line), proc, stderr: () => err };
+  return { ...(await servedLine(proc)), proc };
 }
 
 describe('the npm package', { timeout: 600_000 }, () => {

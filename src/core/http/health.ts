@@ -7,6 +7,7 @@
 // the fixed reasons below: no catalog, user, path or store address.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { silentLogger, type Logger } from '../host';
+import type { SessionStoreApi } from '../session/types';
 
 /** Resolves undefined when ready, else the reason (one of REASONS). */
 export type Readiness = () => Promise<string | undefined>;
@@ -34,8 +35,15 @@ export async function answerHealth(req: IncomingMessage, res: ServerResponse, o:
   send(req, res, 503, { status: 'unavailable', reason });
 }
 
-/** Ready when `catalogLoaded()` and the store answers `ping()` in time; changes of state are logged, the store's error with them. */
-export function readinessOf(catalogLoaded: () => boolean, store: { ping(): Promise<void> }, logger: Logger = silentLogger): Readiness {
+// Every real bucket id has one ':' between its parts (bucket-id.ts); this one has none.
+const PROBE_ID = '(ping)';
+
+/**
+ * Ready when `catalogLoaded()` and the store answers, in time, one cheap
+ * read that reaches its backend (a bucket no user can have); changes of
+ * state are logged, the store's error with them.
+ */
+export function readinessOf(catalogLoaded: () => boolean, store: Pick<SessionStoreApi, 'bucket'>, logger: Logger = silentLogger): Readiness {
   let last: string | undefined;
   const note = (reason: string | undefined, detail?: string): string | undefined => {
     if (reason !== last) {
@@ -52,7 +60,7 @@ export function readinessOf(catalogLoaded: () => boolean, store: { ping(): Promi
       timer = setTimeout(() => resolve(REASONS.slowStore), STORE_TIMEOUT_MS);
     });
     try {
-      const answer = await Promise.race([store.ping().then(() => undefined), late]);
+      const answer = await Promise.race([store.bucket(PROBE_ID).then(() => undefined), late]);
       return note(answer);
     } catch (e) {
       return note(REASONS.store, e instanceof Error ? e.message : String(e));

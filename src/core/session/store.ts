@@ -40,8 +40,6 @@ export { DEFAULT_SWEEP_INTERVAL_MS, MAX_TOUCH_INTERVAL_MS, type SessionStoreOpti
 type ChangeRequest = Pick<BucketChange, 'set' | 'remove' | 'expect' | 'create'> & { clientName?: string };
 
 const NO_EXPECTATIONS: ReadonlyMap<string, string | null> = new Map();
-// Every real bucket id has one ':' between its parts (bucket-id.ts); this one has none.
-const PING_ID = '(ping)';
 
 export class SessionStore implements SessionStoreApi {
   private readonly changes = new Emitter<StoreChange>();
@@ -205,14 +203,6 @@ export class SessionStore implements SessionStoreApi {
   exclusive<T>(user: string, sessionKey: string, fn: () => Promise<T>): Promise<T> {
     checkOwner(user, sessionKey);
     return this.locks.run(bucketIdOf(user, sessionKey), fn);
-  }
-
-  /**
-   * One cheap read that reaches the backend (a bucket id no user can have),
-   * for readiness checks: rejects when the backend cannot answer.
-   */
-  async ping(): Promise<void> {
-    await this.io.read(() => this.storage.get(PING_ID));
   }
 
   async sweep(): Promise<number> {

@@ -54,17 +54,20 @@ const KILL_GRACE_MS = 300;
 // After the interpreter exits, how long a grandchild may keep our pipes open.
 const DRAIN_MS = 300;
 
+/**
+ * Starts the Python runner, one-shot or warm: a process group of its own
+ * (so it can be stopped whole), fd 3 for its answers, and inside the tool's
+ * sandbox when `wrap` is given.
+ */
+export function spawnRunner(file: string, args: string[], o: { cwd: string; env: NodeJS.ProcessEnv; wrap?: PythonRunSpec['wrap'] }) {
+  const run = o.wrap ? o.wrap(file, args) : { file, args };
+  return spawn(run.file, run.args, { cwd: o.cwd, env: o.env, stdio: ['pipe', 'pipe', 'pipe', 'pipe'], detached: true, windowsHide: true });
+}
+
 /** `done` rejects (ENOENT etc.) only when the interpreter cannot be started at all. */
 export function startPython(spec: PythonRunSpec): PythonRunHandle {
   const [bare, bareArgs] = commandLine(spec);
-  const { file, args } = spec.wrap ? spec.wrap(bare, bareArgs) : { file: bare, args: bareArgs };
-  const child = spawn(file, args, {
-    cwd: spec.cwd,
-    env: spec.env,
-    stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
-    detached: true,
-    windowsHide: true,
-  });
+  const child = spawnRunner(bare, bareArgs, spec);
   const cap = spec.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
   let stopped: StopReason | undefined;
   let exited = false;

@@ -1,14 +1,14 @@
 // One warm runner process (`mcc_runner.py serve`, see python-pool.ts): it
 // runs one call at a time, and a call is over when its answer (on fd 3) and
 // the fences on stdout and stderr are all in.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import type { Readable, Writable } from 'node:stream';
 import { stopReasonOf } from '../../tool-run/errors';
 import { killProcessTree } from '../../runner/process-tree';
 import { pythonRunnerPath } from '../assets';
 import { withoutContextVars } from '../fn-env';
-import { sleep, type PythonRunHandle, type PythonRunResult, type StopReason } from './python-process';
+import { sleep, spawnRunner, type PythonRunHandle, type PythonRunResult, type StopReason } from './python-process';
 import type { WarmCallSpec } from './warm-key';
 import { DEFAULT_MAX_OUTPUT_BYTES } from '../../runner/capped-output';
 import { FENCE_SEEN, FenceSplitter, LineReader, OutputBuffer } from './warm-streams';
@@ -57,14 +57,7 @@ export class WarmProcess {
     // -B: no __pycache__ litter in the tool's folder; -u: output events as printed.
     // In the tool's sandbox when it has one: the warm process lives there for good.
     const args = ['-B', '-u', pythonRunnerPath(), 'serve', '--result-fd', '3'];
-    const run = first.sandbox ? first.sandbox.wrap(first.interpreter, args) : { file: first.interpreter, args };
-    this.child = spawn(run.file, run.args, {
-      cwd: first.cwd,
-      env: withoutContextVars(first.env),
-      stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
-      detached: true,
-      windowsHide: true,
-    });
+    this.child = spawnRunner(first.interpreter, args, { cwd: first.cwd, env: withoutContextVars(first.env), ...(first.sandbox ? { wrap: first.sandbox.wrap } : {}) });
     this.pid = this.child.pid;
     this.streams = {
       stdout: new FenceSplitter((d) => this.printed('stdout', d)),
