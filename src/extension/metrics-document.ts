@@ -24,7 +24,8 @@ export class MetricsDocument implements vscode.TextDocumentContentProvider, vsco
   async show(): Promise<void> {
     // An open tab is told to read again; a new one reads now.
     this.changed.fire(URI);
-    const doc = await vscode.workspace.openTextDocument(URI);
+    let doc = await vscode.workspace.openTextDocument(URI);
+    if (doc.languageId !== 'markdown') doc = await vscode.languages.setTextDocumentLanguage(doc, 'markdown');
     await vscode.window.showTextDocument(doc, { preview: false });
   }
 
