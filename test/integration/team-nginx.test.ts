@@ -85,7 +85,7 @@ describe('the team setup: Redis, two stateless instances, nginx with README\'s c
   after(async () => {
     for (const c of clients) await c.close().catch(() => undefined);
     await nginx?.stop();
-    for (const i of instances) await i.stop('SIGKILL');
+    for (const i of instances) await i.stop();
     await redis?.stop();
   });
 
