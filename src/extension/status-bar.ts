@@ -63,11 +63,16 @@ export class StatusBar implements vscode.Disposable {
   }
 }
 
-/** The last minute's calls per tool (each opens the metrics table), then the server actions. */
+/**
+ * The server actions, with the last minute's calls per tool (each opens the
+ * metrics table) before the restart, which stays last: Show Logs is still
+ * the first, preselected choice.
+ */
 export async function showStatusMenu(stats: CallStats): Promise<void> {
   type Item = vscode.QuickPickItem & { command?: string };
   const section = (label: string): Item => ({ label, kind: vscode.QuickPickItemKind.Separator });
-  const items: Item[] = [section('Calls in the last minute'), ...metricsMenuItems(stats.snapshot()), section('Server'), ...STATUS_MENU];
+  const restart = STATUS_MENU[STATUS_MENU.length - 1];
+  const items: Item[] = [...STATUS_MENU.slice(0, -1), section('Calls in the last minute'), ...metricsMenuItems(stats.snapshot()), section(''), restart];
   const picked = await vscode.window.showQuickPick(items, { title: 'MCC', placeHolder: 'MCP server actions' });
   if (picked?.command) await vscode.commands.executeCommand(picked.command);
 }
