@@ -170,6 +170,7 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
   const v = parsed.values;
   const port = int(v.port ?? '0', '--port', 0, 65535);
   if (v.stateless && v.stdio) throw new UsageError('--stateless is for HTTP; it cannot be combined with --stdio');
+  if (v['public-host'] && v.stdio) throw new UsageError('--public-host is for HTTP; it cannot be combined with --stdio');
   const store = storeFrom(v.store, v.state, env);
   if (v['store-prefix'] !== undefined) {
     if (store.kind !== 'redis') throw new UsageError('--store-prefix is for a Redis store (--store redis://...)');

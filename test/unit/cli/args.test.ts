@@ -63,6 +63,7 @@ test('bad store flags are usage errors', () => {
     [['--store', 'redis://h:1/0', '--store-prefix', ''], /must not be empty/],
     [['--stateless', '--stdio'], /--stateless is for HTTP/],
     [['--public-host', 'https://mcc.example.com'], /--public-host: 'https:\/\/mcc\.example\.com' is not a host name/],
+    [['--public-host', 'mcc.example.com', '--stdio'], /--public-host is for HTTP/],
   ] as const) {
     assert.throws(() => parseServeArgs([...args]), (e: unknown) => e instanceof UsageError && why.test(e.message), args.join(' '));
   }
