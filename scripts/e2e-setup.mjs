@@ -157,7 +157,7 @@ try {
   await lockCache();
   // libkrb5-dev: code-server's `kerberos` dependency compiles against it.
   // redis-server: the Redis store tests start their own (test/support/redis-server.ts).
-  await ensureDebianPackages(['chromium', 'libkrb5-dev', 'redis-server', 'bubblewrap']);
+  await ensureDebianPackages(['chromium', 'libkrb5-dev', 'redis-server', 'bubblewrap', 'nginx']);
 
   await ensureNpmPackage({
     name: `node@${versions.node}`,

@@ -5,11 +5,14 @@ import { join } from 'node:path';
 import { DEFAULT_SESSION_LIMITS, type McpSessionLimits } from '../core/http/mcp-sessions';
 import { EXPOSE_MODES, parseExposeMode, type ExposeMode } from '../core/expose';
 import { parseStoreSpec, sqlitePathFor, type StoreSpec } from '../core/session/store-spec';
+import { publicHostError } from '../core/http/request-guard';
 
 export interface ServeArgs {
   tools: string[];
   users?: string;
   host: string;
+  /** Names a reverse proxy forwards in Host, accepted besides the bound address. */
+  publicHosts: string[];
   port: number;
   /** Where sessions live. */
   store: StoreSpec;
@@ -54,6 +57,10 @@ Options (check reads --tools, --users and --user, and accepts the rest):
   --users PATH          users file (extra principals and tokens; anonymous access)
   --host HOST           address to bind (default 127.0.0.1)
   --port N              port (default 0 = a free port)
+  --public-host NAME    a name clients reach this server by through a reverse
+                        proxy, accepted in Host (and its https/http Origin)
+                        besides the bound address (repeatable; e.g.
+                        mcc.example.com, or name:port as the proxy sends it)
   --store SPEC          where sessions live: sqlite:PATH (default
                         $XDG_STATE_HOME/mcc/sessions.db), redis://HOST:PORT/DB
                         (shared by several instances) or memory:
@@ -128,6 +135,7 @@ const SERVE_OPTIONS = {
   tools: { type: 'string', multiple: true },
   users: { type: 'string' },
   host: { type: 'string' },
+  'public-host': { type: 'string', multiple: true },
   port: { type: 'string' },
   state: { type: 'string' },
   store: { type: 'string' },
@@ -162,6 +170,7 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
   const v = parsed.values;
   const port = int(v.port ?? '0', '--port', 0, 65535);
   if (v.stateless && v.stdio) throw new UsageError('--stateless is for HTTP; it cannot be combined with --stdio');
+  if (v['public-host'] && v.stdio) throw new UsageError('--public-host is for HTTP; it cannot be combined with --stdio');
   const store = storeFrom(v.store, v.state, env);
   if (v['store-prefix'] !== undefined) {
     if (store.kind !== 'redis') throw new UsageError('--store-prefix is for a Redis store (--store redis://...)');
@@ -171,6 +180,7 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     tools: v.tools && v.tools.length > 0 ? v.tools : ['tools.yaml'],
     ...(v.users ? { users: v.users } : {}),
     host: v.host ?? '127.0.0.1',
+    publicHosts: publicHosts(v['public-host'] ?? []),
     port,
     store,
     ...(v['store-prefix'] !== undefined ? { storePrefix: v['store-prefix'] } : {}),
@@ -244,4 +254,12 @@ function safeUserName(): string {
   } catch {
     return process.env.USER ?? 'owner';
   }
+}
+
+function publicHosts(values: string[]): string[] {
+  for (const h of values) {
+    const problem = publicHostError(h);
+    if (problem) throw new UsageError(`--public-host: ${problem}`);
+  }
+  return values;
 }

@@ -74,7 +74,7 @@ async function serve(args: ServeArgs, hooks: CliHooks): Promise<void> {
       secretFiles: secretFiles(args),
       transport: args.stdio
         ? { kind: 'stdio', ...(args.sessionKey ? { sessionKey: args.sessionKey } : {}) }
-        : { kind: 'http', host: args.host, port: args.port, sessions: args.mcpSessions, stateless: args.stateless },
+        : { kind: 'http', host: args.host, port: args.port, sessions: args.mcpSessions, stateless: args.stateless, publicHosts: args.publicHosts },
       prepare: async ({ runtime, fnResolver }) => {
         const parseCache = openParseCache();
         catalog = new CatalogSource(args.tools, { logger, fnResolver, ...(parseCache ? { parseCache } : {}), onLoad: (c) => runtime.catalog.set(c) });

@@ -1,12 +1,18 @@
-// Server-level commands: restart, logs, the status menu and the connection
-// config for another MCP client.
+// Server-level commands: restart, logs, the status menu, the last minute's
+// metrics and the connection config for another MCP client.
 import * as vscode from 'vscode';
 import { connectionConfig } from './connection';
 import type { ServerHost } from './server-host';
 import { showStatusMenu, STATUS_MENU_COMMAND } from './status-bar';
+import type { CallStats } from './call-stats-model';
+import { MetricsDocument } from './metrics-document';
+import { SHOW_METRICS_COMMAND } from './metrics-text';
 
-export function registerServerCommands(host: ServerHost, log: vscode.LogOutputChannel): vscode.Disposable[] {
+export function registerServerCommands(host: ServerHost, log: vscode.LogOutputChannel, stats: CallStats): vscode.Disposable[] {
+  const metrics = new MetricsDocument(stats);
   return [
+    metrics,
+    vscode.commands.registerCommand(SHOW_METRICS_COMMAND, () => metrics.show()),
     vscode.commands.registerCommand('mcc.restartServer', async () => {
       try {
         await host.restart();
@@ -18,7 +24,7 @@ export function registerServerCommands(host: ServerHost, log: vscode.LogOutputCh
       }
     }),
     vscode.commands.registerCommand('mcc.showLogs', () => log.show()),
-    vscode.commands.registerCommand(STATUS_MENU_COMMAND, () => showStatusMenu()),
+    vscode.commands.registerCommand(STATUS_MENU_COMMAND, () => showStatusMenu(stats)),
     vscode.commands.registerCommand('mcc.copyConnectionConfig', async () => {
       const url = host.url;
       if (!url) return void vscode.window.showErrorMessage('MCC: the server is not running.');

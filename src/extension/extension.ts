@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import { isAbsolute, join } from 'node:path';
 import type { MccApi } from './api';
+import { CallStats } from './call-stats-model';
 import { CatalogController } from './catalog';
 import { registerServerCommands } from './commands';
 import { DefinitionProvider } from './definition-provider';
@@ -40,7 +41,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<MccApi
   sub(log, trust);
 
   const terminals = new Terminals(settings, (runId) => host?.runtime?.running.cancel(runId));
-  const server = (host = serverHostOf(context, settings, { log, logger }, trust, terminals));
+  // Every call's audit entry goes to the log and to the last minute's metrics.
+  const stats = new CallStats();
+  const server = (host = serverHostOf(context, settings, { log, logger, stats }, trust, terminals));
   const diagnostics = new CatalogDiagnostics();
   // Parsed catalogs kept between sessions of the editor (a large catalog's YAML is read once).
   const parseCache = openParseCache(process.env, context.globalStorageUri.fsPath);
@@ -69,7 +72,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<MccApi
   const status = new StatusBar(server, catalog, () => trust.trusted);
   const documents = new ValueDocuments(server);
   sub(sessions, tools, status, documents);
-  sub(...registerServerCommands(server, log), ...registerSessionCommands(server, sessions, sessionKey, documents), ...registerToolCommands(server, catalog, sessionKey));
+  sub(...registerServerCommands(server, log, stats), ...registerSessionCommands(server, sessions, sessionKey, documents), ...registerToolCommands(server, catalog, sessionKey));
 
   sub(
     trust.onDidGrant(() => {
@@ -95,7 +98,7 @@ export async function deactivate(): Promise<void> {
 function serverHostOf(
   context: vscode.ExtensionContext,
   settings: () => Settings,
-  { log, logger }: { log: vscode.LogOutputChannel; logger: Logger },
+  { log, logger, stats }: { log: vscode.LogOutputChannel; logger: Logger; stats: CallStats },
   trust: Trust,
   terminals: Terminals,
 ): ServerHost {
@@ -104,7 +107,10 @@ function serverHostOf(
     settings,
     logger,
     events: terminals,
-    onAudit: (a) => log.info(formatAudit(a)),
+    onAudit: (a) => {
+      log.info(formatAudit(a));
+      stats.record(a);
+    },
     gate: trust.gate,
     warn: (m) => void vscode.window.showWarningMessage(m),
     resolvePath: (p) => (isAbsolute(p) ? p : join(vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd(), p)),

@@ -1,8 +1,11 @@
-// The status bar item (state, port, tools, sessions) and its menu.
+// The status bar item (state, port, tools, sessions) and its menu (with the
+// last minute's calls per tool).
 import * as vscode from 'vscode';
 import type { CatalogController } from './catalog';
 import type { ServerHost } from './server-host';
 import { STATUS_MENU, statusText } from './status-text';
+import type { CallStats } from './call-stats-model';
+import { metricsMenuItems } from './metrics-text';
 
 export const STATUS_MENU_COMMAND = 'mcc.statusMenu';
 
@@ -60,7 +63,16 @@ export class StatusBar implements vscode.Disposable {
   }
 }
 
-export async function showStatusMenu(): Promise<void> {
-  const picked = await vscode.window.showQuickPick([...STATUS_MENU], { title: 'MCC', placeHolder: 'MCP server actions' });
-  if (picked) await vscode.commands.executeCommand(picked.command);
+/**
+ * The server actions, with the last minute's calls per tool (each opens the
+ * metrics table) before the restart, which stays last: Show Logs is still
+ * the first, preselected choice.
+ */
+export async function showStatusMenu(stats: CallStats): Promise<void> {
+  type Item = vscode.QuickPickItem & { command?: string };
+  const section = (label: string): Item => ({ label, kind: vscode.QuickPickItemKind.Separator });
+  const restart = STATUS_MENU[STATUS_MENU.length - 1];
+  const items: Item[] = [...STATUS_MENU.slice(0, -1), section('Calls in the last minute'), ...metricsMenuItems(stats.snapshot()), section(''), restart];
+  const picked = await vscode.window.showQuickPick(items, { title: 'MCC', placeHolder: 'MCP server actions' });
+  if (picked?.command) await vscode.commands.executeCommand(picked.command);
 }

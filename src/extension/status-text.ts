@@ -36,8 +36,9 @@ export function statusText(i: StatusInfo): { text: string; tooltip: string } {
 }
 
 /**
- * The status bar menu, first item preselected: a harmless look (the logs)
- * first, the restart that drops live connections last.
+ * The status bar menu's actions, first item preselected: a harmless look
+ * (the logs) first, the restart that drops live connections last (the last
+ * minute's calls go before it; status-bar.ts).
  */
 export const STATUS_MENU: readonly { label: string; description?: string; command: string }[] = [
   { label: '$(output) Show Logs', command: 'mcc.showLogs' },

@@ -149,6 +149,14 @@ describe('MCC on the first day (trusted workspace)', { timeout: 420_000 }, () =>
     await toast.waitFor({ timeout: 15_000 });
     assert.match(await toast.innerText(), /MCC e2e\.slow failed: timeout after 1s/);
     await editor.host.executeCommand('notifications.clearAll');
+    // The status menu counts it among the last minute's calls and failures.
+    await editor.page.locator('#workbench\\.parts\\.statusbar .statusbar-item', { hasText: /MCC :\d+/ }).first().click();
+    await quickInput(editor).locator('.monaco-list-row.focused').waitFor({ state: 'visible' });
+    const rows = await quickInput(editor).locator('.monaco-list-row').allInnerTexts();
+    assert.ok(rows.some((r) => /e2e\.slow[\s\S]*1 call · 1 failed/.test(r)), rows.join(' / '));
+    assert.match(rows[0], /Show Logs/);
+    assert.match(rows[rows.length - 1], /Restart Server/);
+    await editor.page.keyboard.press('Escape');
   }));
 
   test("one save of tools.yaml reloads the catalog once, and the Sessions view's tools key follows without Refresh", step('reload-once', async () => {

@@ -141,6 +141,19 @@ describe('MCC in a real VS Code (trusted workspace)', { timeout: 420_000 }, () =
     assert.ok(rowFor(rows, 'counter'));
   }));
 
+  test('MCC: Show Metrics opens the last minute\'s calls per tool as a read-only table, the function tool\'s call in it', step('metrics', async () => {
+    await editor.host.executeCommand('mcc.showMetrics');
+    const doc = await eventually(async () => {
+      const d = await editor.host.check('activeDocument');
+      return d?.scheme === 'mcc-metrics' ? d : false;
+    });
+    assert.equal(doc.languageId, 'markdown');
+    assert.match(doc.text, /^# MCC: calls in the last minute/);
+    assert.match(doc.text, /^\| e2e\.bump +\| +[1-9]\d* \| +0 \| +[\d.]+ ms \|$/m, doc.text);
+    assert.match(doc.text, /^\| \(all tools\) +\|/m);
+    await editor.host.executeCommand('workbench.action.closeActiveEditor');
+  }));
+
   test("(6) Edit Value in the view's context menu is what the next get_session returns", step('6-edit', async () => {
     const row = await rowLocator(editor, 'mcc.sessions', 'budget');
     await row.click({ button: 'right' });

@@ -69,10 +69,12 @@ export interface ConnectOptions {
   token?: string | null;
   sessionKey?: string;
   name?: string;
+  /** More request headers (a test's tag for a proxy's log, say). */
+  headers?: Record<string, string>;
 }
 
 export async function connect(h: { url: string; token: string }, o: ConnectOptions = {}): Promise<Client> {
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...o.headers };
   const token = o.token === undefined ? h.token : o.token;
   if (token !== null) headers.Authorization = `Bearer ${token}`;
   if (o.sessionKey) headers['X-MCC-Session-Key'] = o.sessionKey;

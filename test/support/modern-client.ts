@@ -5,6 +5,8 @@ import { Client, StreamableHTTPClientTransport, type CallToolResult, type Elicit
 export interface ModernOptions {
   token: string;
   sessionKey?: string;
+  /** More request headers (a test's tag for a proxy's log, say). */
+  headers?: Record<string, string>;
   /** Answers a form for missing params (the client then declares form elicitation). */
   answer?: (message: string) => ElicitResult;
 }
@@ -16,7 +18,7 @@ export async function connectModern(url: string, o: ModernOptions): Promise<Clie
   );
   const answer = o.answer;
   if (answer) client.setRequestHandler('elicitation/create', (req) => Promise.resolve(answer(req.params.message)));
-  const headers: Record<string, string> = { authorization: `Bearer ${o.token}`, ...(o.sessionKey ? { 'x-mcc-session-key': o.sessionKey } : {}) };
+  const headers: Record<string, string> = { ...o.headers, authorization: `Bearer ${o.token}`, ...(o.sessionKey ? { 'x-mcc-session-key': o.sessionKey } : {}) };
   await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
   return client;
 }

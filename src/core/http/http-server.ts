@@ -31,6 +31,8 @@ export interface HttpServerOptions {
   sessions?: Partial<McpSessionLimits>;
   /** No server-side MCP sessions (stateless.ts): every request carries its token and X-MCC-Session-Key. */
   stateless?: boolean;
+  /** Names a reverse proxy forwards in Host, accepted besides our own address (`--public-host`). */
+  publicHosts?: readonly string[];
   /** What GET /readyz checks (health.ts; default: that a catalog was loaded). */
   readiness?: Readiness;
 }
@@ -130,8 +132,8 @@ class RequestRouter {
 
   /** The Host and Origin values this server answers, once its port is known. */
   allow(host: string, port: number): void {
-    this.hosts = allowedHosts(host, port);
-    this.origins = allowedOrigins(host, port);
+    this.hosts = allowedHosts(host, port, this.opts.publicHosts);
+    this.origins = allowedOrigins(host, port, this.opts.publicHosts);
   }
 
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -24,6 +24,8 @@ export interface HttpTransportOptions {
   sessions?: Partial<McpSessionLimits>;
   /** No server-side MCP sessions: any instance answers any request (see stateless.ts). */
   stateless?: boolean;
+  /** Names a reverse proxy forwards in Host (`--public-host`). */
+  publicHosts?: readonly string[];
   maxBodyBytes?: number;
   /** When set, a taken port is reported here and a free one is used instead. */
   onPortTaken?: (port: number) => void;
@@ -124,6 +126,7 @@ async function listen(t: HttpTransportOptions, opened: OpenedRuntime, authentica
       logger,
       ...(t.sessions ? { sessions: t.sessions } : {}),
       ...(t.stateless ? { stateless: true } : {}),
+      ...(t.publicHosts?.length ? { publicHosts: t.publicHosts } : {}),
       ...(t.maxBodyBytes !== undefined ? { maxBodyBytes: t.maxBodyBytes } : {}),
       readiness: readinessOf(() => opened.runtime.catalog.loaded, opened.store, logger),
     });

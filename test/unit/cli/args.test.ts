@@ -48,6 +48,8 @@ test('the store: default SQLite under the state directory, beside --state, or --
   assert.deepEqual(redis.store, { kind: 'redis', url: 'redis://10.0.0.2:6380/3' });
   assert.equal(redis.storePrefix, 'team:');
   assert.equal(redis.stateless, true);
+  assert.deepEqual(redis.publicHosts, []);
+  assert.deepEqual(parseServeArgs(['--public-host', 'mcc.example.com', '--public-host', 'mcc.internal:8443'], env).publicHosts, ['mcc.example.com', 'mcc.internal:8443']);
   // --store names the store; --state stays the file to import.
   assert.equal(parseServeArgs(['--store', 'memory:', '--state', '/old.json'], env).state, '/old.json');
 });
@@ -60,6 +62,8 @@ test('bad store flags are usage errors', () => {
     [['--store-prefix', 'p:'], /for a Redis store/],
     [['--store', 'redis://h:1/0', '--store-prefix', ''], /must not be empty/],
     [['--stateless', '--stdio'], /--stateless is for HTTP/],
+    [['--public-host', 'https://mcc.example.com'], /--public-host: 'https:\/\/mcc\.example\.com' is not a host name/],
+    [['--public-host', 'mcc.example.com', '--stdio'], /--public-host is for HTTP/],
   ] as const) {
     assert.throws(() => parseServeArgs([...args]), (e: unknown) => e instanceof UsageError && why.test(e.message), args.join(' '));
   }
