@@ -4,7 +4,7 @@
 // sessions in workspace state).
 import { build } from 'esbuild';
 import { cpSync, mkdirSync, existsSync } from 'node:fs';
-import { relative, sep } from 'node:path';
+import { join, relative, sep } from 'node:path';
 
 // The core and the CLI must run without an editor: the build fails when
 // anything under them resolves `vscode` (lint says so too, but a build that
@@ -45,9 +45,30 @@ const common = {
 // the helper esbuild's keepNames calls on every function it creates (a
 // property store on every closure: 5 KiB of each MCP session's memory).
 const compact = { minifyWhitespace: true, minifySyntax: true };
-const entries = [{ entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli-main.js', ...compact }];
+
+// Libraries the core loads on first use (core/lazy-libs.ts) are files of
+// their own beside the CLI: V8 reads through all of a script's text when it
+// compiles it, and these are a third of the CLI's code that most starts never
+// run. The editor's bundle keeps them inside.
+const LAZY_LIBS = ['yaml', 'nunjucks', 'js-yaml', 'tinyglobby'];
+const lazyLibFiles = {
+  name: 'lazy-lib-files',
+  setup(b) {
+    b.onResolve({ filter: new RegExp(`^(${LAZY_LIBS.join('|')})$`) }, (args) =>
+      args.kind === 'require-call' && args.importer.endsWith(join('src', 'core', 'lazy-libs.ts')) ? { path: `./lib-${args.path}.js`, external: true } : undefined,
+    );
+  },
+};
+const entries = [{ entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli-main.js', ...compact, plugins: [pureCore, lazyLibFiles] }];
+for (const lib of LAZY_LIBS) {
+  entries.push({ stdin: { contents: `module.exports = require(${JSON.stringify(lib)});`, resolveDir: process.cwd(), sourcefile: `lib-${lib}.js` }, outfile: `dist/lib-${lib}.js`, ...compact });
+}
 if (existsSync('src/cli/bin.ts')) {
   entries.push({ entryPoints: ['src/cli/bin.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, define: {} });
+}
+// The worker thread that parses the catalogs while the CLI starts (cli/catalog-prefetch.ts).
+if (existsSync('src/cli/prefetch-worker.ts')) {
+  entries.push({ entryPoints: ['src/cli/prefetch-worker.ts'], outfile: 'dist/catalog-prefetch.js', ...compact });
 }
 // The SQLite store's writer thread, loaded from beside dist/cli.js.
 if (existsSync('src/core/session/sqlite-writer.ts')) {

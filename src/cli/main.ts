@@ -14,12 +14,16 @@ import { startServing, type RunningServer } from '../core/serve/serve';
 import { formatAuditLine } from '../core/call/audit-entry';
 import { catalogPathProblem } from '../core/catalog/path-glob';
 import { openParseCache } from '../core/cache/parse-cache';
+import { withPrefetchedParses } from '../core/catalog/prefetched-parses';
+import type { PrefetchedParse } from './catalog-prefetch';
 
 export interface CliHooks {
   /** Called once the server is up and has said where (bin.ts stores the code cache then). */
   onReady?: () => void;
   /** What the code cache gave this start (logged with MCC_DEBUG=1). */
   codeCache?: string;
+  /** The catalogs, parsed on a worker thread while this code compiled (catalog-prefetch.ts). */
+  prefetched?: Promise<PrefetchedParse[]>;
 }
 
 /** The users file (tokens) and the SQLite store (every bucket): no tool sandbox shows them, even under a read path. */
@@ -76,7 +80,9 @@ async function serve(args: ServeArgs, hooks: CliHooks): Promise<void> {
         ? { kind: 'stdio', ...(args.sessionKey ? { sessionKey: args.sessionKey } : {}) }
         : { kind: 'http', host: args.host, port: args.port, sessions: args.mcpSessions, stateless: args.stateless, publicHosts: args.publicHosts },
       prepare: async ({ runtime, fnResolver }) => {
-        const parseCache = openParseCache();
+        const prefetched = (await hooks.prefetched) ?? [];
+        logger.debug(`catalog files parsed ahead: ${prefetched.length}`);
+        const parseCache = withPrefetchedParses(openParseCache(), prefetched);
         catalog = new CatalogSource(args.tools, { logger, fnResolver, ...(parseCache ? { parseCache } : {}), onLoad: (c) => runtime.catalog.set(c) });
         await catalog.load();
         if (args.watch) catalog.watch();

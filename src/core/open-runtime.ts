@@ -44,6 +44,8 @@ export interface OpenRuntimeOptions {
   execMode: RunMode;
   /** 'default': every tool without `sandbox: false` runs in a sandbox (see sandbox/); default 'off'. */
   sandbox?: ServerSandbox;
+  /** Folders the default sandbox profile shows read-only besides each catalog file's (the editor's workspace). */
+  sandboxRoots?: readonly string[];
   /** Where bwrap is found (tests: a PATH without it). */
   sandboxProbe?: ProbeOptions;
   /** Signs session handles; startServing gives the owner token, so instances sharing MCC_TOKEN accept each other's. */
@@ -70,7 +72,7 @@ export async function openRuntime(o: OpenRuntimeOptions): Promise<OpenedRuntime>
   const hostOpts = { secrets, ...(logger ? { logger } : {}), ...(o.baseEnv ? { baseEnv: o.baseEnv } : {}) };
   const output = o.maxOutputBytes ? { maxOutputBytes: o.maxOutputBytes } : {};
   // One policy for every kind of run: exec, transform, Python.
-  const sandbox = new Sandbox({ server: o.sandbox ?? 'off', hidden: secrets.files ?? [], ...(o.sandboxProbe ? { probe: o.sandboxProbe } : {}) });
+  const sandbox = new Sandbox({ server: o.sandbox ?? 'off', hidden: secrets.files ?? [], ...(o.sandboxRoots ? { roots: o.sandboxRoots } : {}), ...(o.sandboxProbe ? { probe: o.sandboxProbe } : {}) });
   const exec = new ExecExecutor({ ...hostOpts, ...output, defaultMode: o.execMode, sandbox });
   const fn = new FnExecutor({ ...hostOpts, sandbox });
   // One runner for both kinds: transform and cache_ttl work alike for exec and fn tools.

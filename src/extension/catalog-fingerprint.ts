@@ -4,7 +4,7 @@
 // one save reloads the catalog once however many events it raises.
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { expandPaths } from '../core/catalog/load';
+import { expandPaths } from '../core/catalog/catalog-files';
 
 export async function catalogFingerprint(paths: readonly string[]): Promise<string> {
   const files = await expandPaths([...paths], []);

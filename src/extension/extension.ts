@@ -68,7 +68,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<MccApi
 
   // The identity keys shown (`tools`) follow the catalog, so a reload refreshes the view too.
   const sessions = new SessionsTree(server, sessionKey, () => trust.trusted, catalog.onDidChange);
-  const tools = new ToolsTree(catalog, () => trust.trusted, () => settings().sandbox);
+  const tools = new ToolsTree(catalog, () => trust.trusted, () => settings().sandbox, workspaceFolders);
   const status = new StatusBar(server, catalog, () => trust.trusted);
   const documents = new ValueDocuments(server);
   sub(sessions, tools, status, documents);
@@ -115,7 +115,13 @@ function serverHostOf(
     warn: (m) => void vscode.window.showWarningMessage(m),
     resolvePath: (p) => (isAbsolute(p) ? p : join(vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd(), p)),
     mayReadWorkspaceFiles: () => trust.trusted,
+    workspaceFolders,
   });
+}
+
+/** The workspace's folders on disk (a remote or virtual folder has no path a sandbox could show). */
+function workspaceFolders(): string[] {
+  return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
 }
 
 /** What tests and other extensions read of MCC (api.ts). */

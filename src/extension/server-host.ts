@@ -32,6 +32,8 @@ export interface ServerHostOptions {
   resolvePath: (p: string) => string;
   /** Whether the users file may be read (not in an untrusted workspace). */
   mayReadWorkspaceFiles: () => boolean;
+  /** The workspace folders on disk: the default sandbox profile shows them read-only. */
+  workspaceFolders: () => readonly string[];
 }
 
 interface Running {
@@ -148,6 +150,7 @@ export class ServerHost {
           gate: this.opts.gate,
           expose: s.expose,
           sandbox: s.sandbox,
+          sandboxRoots: this.opts.workspaceFolders(),
           // The user watches runs live in the editor's terminals.
           execMode: 'pty',
         },

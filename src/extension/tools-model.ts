@@ -51,13 +51,14 @@ export function toolGroups(tools: Iterable<ToolDef>): GroupNode[] {
     }));
 }
 
-export function toolNodes(group: GroupNode, sandbox: ServerSandbox = 'off'): ToolNode[] {
+/** `roots`: the workspace folders, which the default sandbox profile shows besides the catalog's folder. */
+export function toolNodes(group: GroupNode, sandbox: ServerSandbox = 'off', roots: readonly string[] = []): ToolNode[] {
   return group.tools.map((t) => ({
     kind: 'tool' as const,
     id: `t:${t.key}`,
     label: t.name,
     description: sandboxMark(t, sandbox) + firstLine(t.description),
-    tooltip: toolTooltip(t, sandbox),
+    tooltip: toolTooltip(t, sandbox, roots),
     contextValue: 'mcc.tool' as const,
     icon: t.kind === 'fn' ? 'symbol-method' : 'terminal',
     tool: t,
@@ -69,9 +70,9 @@ export function toolNodes(group: GroupNode, sandbox: ServerSandbox = 'off'): Too
  * in `search`, without its `##`), the params as a list, then the catalog's
  * description as the author wrote it (Markdown), and the example as code.
  */
-export function toolTooltip(tool: ToolDef, sandbox: ServerSandbox = 'off'): string {
+export function toolTooltip(tool: ToolDef, sandbox: ServerSandbox = 'off', roots: readonly string[] = []): string {
   const parts = [fence(`${tool.key} ${formatParamList(tool)} -> ${returnType(tool)}`)];
-  const boxed = sandboxLine(tool, sandbox);
+  const boxed = sandboxLine(tool, sandbox, roots);
   if (boxed) parts.push(boxed);
   const params = formatParamLines(tool);
   if (params.length) parts.push(params.join('\n'));
@@ -83,8 +84,8 @@ export function toolTooltip(tool: ToolDef, sandbox: ServerSandbox = 'off'): stri
 }
 
 /** The tool's sandbox in words, when it has one (the server's setting applies to tools that say nothing). */
-export function sandboxLine(tool: ToolDef, sandbox: ServerSandbox): string | undefined {
-  const p = profileOf(tool, sandbox);
+export function sandboxLine(tool: ToolDef, sandbox: ServerSandbox, roots: readonly string[] = []): string | undefined {
+  const p = profileOf(tool, sandbox, roots);
   return p ? `Runs in a ${describeProfile(p)}` : undefined;
 }
 

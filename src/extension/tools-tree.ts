@@ -19,6 +19,8 @@ export class ToolsTree implements vscode.TreeDataProvider<ToolsNode>, vscode.Dis
     private readonly trusted: () => boolean,
     /** mcc.sandbox: what tools that say nothing get. */
     private readonly sandbox: () => 'off' | 'default' = () => 'off',
+    /** The workspace folders, which the default sandbox profile shows read-only. */
+    private readonly roots: () => readonly string[] = () => [],
   ) {
     this.view = vscode.window.createTreeView(TOOLS_VIEW, { treeDataProvider: this, showCollapseAll: true });
     this.subs.push(
@@ -48,7 +50,7 @@ export class ToolsTree implements vscode.TreeDataProvider<ToolsNode>, vscode.Dis
 
   getChildren(node?: ToolsNode): ToolsNode[] {
     if (!node) return toolGroups(this.catalog.catalog.tools.values());
-    return node.kind === 'group' ? toolNodes(node, this.sandbox()) : [];
+    return node.kind === 'group' ? toolNodes(node, this.sandbox(), this.roots()) : [];
   }
 
   getTreeItem(n: ToolsNode): vscode.TreeItem {

@@ -140,9 +140,18 @@ function startFigures(t: { echo: number[]; first: number[]; later: number[] }): 
     { name: `start to listening, mcc serve with 500 tools, ${what} (median)`, value: `${ms.toFixed(0)} ms`, number: ms },
     { name: `start to listening, ${what}, mcc / bare SDK`, value: `${(ms / echo).toFixed(2)}x`, number: ms / echo, verdict: verdict(ms / echo, { max: 1.2 }) },
   ];
+  // The issue asks for every first start within 1.2x, not the median only:
+  // each round's first start against the bare server started in that round.
+  const within = t.first.filter((ms, i) => ms / (t.echo[i] ?? NaN) <= 1.2).length;
   return [
     { name: 'start to listening, bare SDK server (median)', value: `${echo.toFixed(0)} ms`, number: echo },
     ...row('first start (empty cache folder)', median(t.first)),
+    {
+      name: 'first starts within 1.2x of the bare SDK server started in the same round',
+      value: `${within} of ${t.first.length} (${t.first.map((ms, i) => (ms / (t.echo[i] ?? NaN)).toFixed(2)).join(' ')})`,
+      number: within / t.first.length,
+      verdict: verdict(within / t.first.length, { min: 1 }),
+    },
     ...row('later start (code and parse caches filled)', median(t.later)),
   ];
 }
@@ -157,7 +166,7 @@ export const startup: BenchGroup = {
   async figures(): Promise<Figure[]> {
     const catalogs = writeCatalogs([500, 5000]);
     try {
-      const rounds = quick() ? 3 : 10;
+      const rounds = quick() ? 5 : 10;
       const times = { echo: [] as number[], first: [] as number[], later: [] as number[] };
       const echoArgs = [join(__dirname, 'echo-server.js')];
       const mccArgs = [process.env.BENCH_CLI ?? CLI, 'serve', '--tools', catalogs.paths.get(500) as string, '--store', 'memory:'];

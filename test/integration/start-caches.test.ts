@@ -1,11 +1,14 @@
 // `mcc serve` keeps what it compiled and the catalogs it parsed in the
 // user's cache folder: the second start reads both, a changed catalog is
-// read anew, and MCC_CACHE_DIR=off writes nothing.
+// read anew, and MCC_CACHE_DIR=off writes nothing. The catalogs are parsed
+// on a worker thread while the CLI compiles (cli/catalog-prefetch.ts), and
+// the libraries most starts never use are files of their own (lib-*.js).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startServe, tempDir } from './serve-process';
+import { spawnSync } from 'node:child_process';
+import { CLI, connect, okText, startServe, tempDir } from './serve-process';
 
 const tool = (name: string): string => `  - name: ${name}\n    description: says ${name}\n    exec: echo ${name}\n`;
 
@@ -36,6 +39,7 @@ test('the second start runs from the code and catalog caches; a changed catalog 
   const first = await serveOnce(catalog, { MCC_CACHE_DIR: cache }, join(cache, 'code'));
   assert.match(first, /code cache: miss/);
   assert.match(first, /serving 1 tools/);
+  assert.match(first, /catalog files parsed ahead: 1/);
   assert.equal(statSync(cache).mode & 0o777, 0o700);
   const [entry] = readdirSync(join(cache, 'catalogs'));
   assert.ok(entry, 'the parsed catalog is stored');
@@ -63,4 +67,38 @@ test('MCC_CACHE_DIR=off: no cache is read or written', async () => {
   assert.match(log, /code cache: off/);
   assert.match(log, /serving 1 tools/);
   assert.throws(() => readdirSync(xdg), /ENOENT/);
+});
+
+test('a folder and a pattern are parsed ahead too, and the lazily loaded libraries run from their own files', async () => {
+  const dir = tempDir();
+  mkdirSync(join(dir, 'folder'));
+  writeFileSync(join(dir, 'folder', 'a.yaml'), `tools:\n${tool('a')}`);
+  writeFileSync(join(dir, 'folder', 'b.yml'), `tools:\n${tool('b')}`);
+  writeFileSync(join(dir, 'c-greet.yaml'), 'tools:\n  - name: greet\n    exec: echo hi {{ who | quote }}\n    params:\n      - name: who\n        type: str\n');
+  const h = await startServe(['--tools', join(dir, 'folder'), '--tools', join(dir, 'c-*.yaml'), '--store', 'memory:'], {
+    MCC_DEBUG: '1',
+    MCC_CACHE_DIR: join(dir, 'cache'),
+  });
+  try {
+    const client = await connect(h);
+    // The command's template is rendered by nunjucks (dist/lib-nunjucks.js); the pattern was expanded by tinyglobby.
+    assert.match(await okText(client, 'execute', { key: 'public.greet', params: { who: 'prefetch' } }), /hi prefetch/);
+    await client.close();
+    assert.match(h.stderr(), /catalog files parsed ahead: 3/);
+    assert.match(h.stderr(), /serving 3 tools/);
+  } finally {
+    await h.stop();
+  }
+});
+
+test('a catalog path that does not exist is refused as before, and only the main thread says so', () => {
+  const dir = tempDir();
+  const r = spawnSync(process.execPath, [CLI, 'serve', '--tools', join(dir, 'missing.yaml'), '--store', 'memory:'], {
+    env: { ...process.env, MCC_TOKEN: 'x'.repeat(32), MCC_CACHE_DIR: join(dir, 'cache') },
+    encoding: 'utf8',
+    timeout: 20_000,
+  });
+  assert.equal(r.status, 2);
+  assert.equal(r.stderr, `mcc: --tools ${join(dir, 'missing.yaml')}: no such file or folder\n`);
+  assert.equal(r.stdout, '');
 });

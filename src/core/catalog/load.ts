@@ -1,8 +1,6 @@
 // Loads catalog files and folders into one Catalog: parse every file, let a
 // resolver complete function tools, then compute keys and reject duplicates.
 // Problems become located diagnostics; the load itself never throws.
-import { readdir, stat } from 'node:fs/promises';
-import { extname, join, resolve } from 'node:path';
 import type { Catalog, CatalogDiagnostic, FnTool, ToolDef } from './types';
 import type { FnResolver } from './fn-resolver';
 import type { Logger } from '../host';
@@ -12,7 +10,7 @@ import type { ParseCache } from '../cache/parse-cache';
 import { parseFileSettings } from './file-settings';
 import { parseTool } from './parse-tool';
 import { paramNameProblem, toolKey, toolNameProblem } from './naming-rules';
-import { expandGlob, isGlob } from './path-glob';
+import { expandPaths } from './catalog-files';
 import { checkDirectNames } from './direct-names';
 
 export interface LoadCatalogOptions {
@@ -23,8 +21,6 @@ export interface LoadCatalogOptions {
   /** Parsed files kept between starts (see cache/parse-cache.ts). */
   parseCache?: ParseCache;
 }
-
-const YAML_EXT = new Set(['.yaml', '.yml']);
 
 export async function loadCatalog(paths: string[], opts: LoadCatalogOptions = {}): Promise<Catalog> {
   const env = opts.env ?? process.env;
@@ -85,43 +81,6 @@ function where(t: ToolDef): string {
 }
 
 /** Files named by the paths: a file as given, a folder's *.yaml / *.yml sorted, a pattern's matches; each once. */
-export async function expandPaths(paths: string[], diagnostics: CatalogDiagnostic[]): Promise<string[]> {
-  const out: string[] = [];
-  for (const p of paths) {
-    const abs = resolve(p);
-    if (isGlob(p)) {
-      const matched = expandGlob(abs);
-      if (matched.length === 0) diagnostics.push({ severity: 'warning', file: abs, line: 1, message: 'catalog pattern matches no *.yaml or *.yml file' });
-      out.push(...matched);
-      continue;
-    }
-    let isDir = false;
-    try {
-      isDir = (await stat(abs)).isDirectory();
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      const reason = code === 'ENOENT' ? 'no such file or folder' : (e as Error).message;
-      diagnostics.push({ severity: 'error', file: abs, line: 1, message: `cannot read catalog path: ${reason}` });
-      continue;
-    }
-    if (!isDir) {
-      out.push(abs);
-      continue;
-    }
-    try {
-      const names = (await readdir(abs, { withFileTypes: true }))
-        .filter((d) => !d.isDirectory() && YAML_EXT.has(extname(d.name).toLowerCase()))
-        .map((d) => d.name)
-        .sort();
-      if (names.length === 0) diagnostics.push({ severity: 'warning', file: abs, line: 1, message: 'catalog folder has no *.yaml or *.yml files' });
-      out.push(...names.map((n) => join(abs, n)));
-    } catch (e) {
-      diagnostics.push({ severity: 'error', file: abs, line: 1, message: `cannot list catalog folder: ${(e as Error).message}` });
-    }
-  }
-  return [...new Set(out)];
-}
-
 async function completeFnTools(tools: ToolDef[], resolver: FnResolver | undefined, diagnostics: CatalogDiagnostic[]): Promise<ToolDef[]> {
   const others: ToolDef[] = tools.filter((t) => t.kind !== 'fn');
   const fns = tools.filter((t): t is FnTool => t.kind === 'fn');

@@ -19,13 +19,39 @@ interface Stored {
 
 export function parseYamlCached(text: string, cache: ParseCache | undefined): FastYaml | undefined {
   if (!cache) return parseYamlFast(text);
-  const key = createHash('sha256').update(formatOf()).update('\0').update(text).digest('hex');
+  const key = parseCacheKey(text);
   const stored = restore(cache.get(key));
   if (stored) return fastYamlOf(text, stored.data, stored.root);
   const fast = parseYamlFast(text);
-  // Only what JSON gives back unchanged is stored (.inf, .nan and -0 are not).
-  if (fast && jsonExact(fast.data)) cache.set(key, `{"root":${JSON.stringify(fast.root ?? null, withoutStart)},"data":${JSON.stringify(fast.data)}}`);
+  const form = fast ? storedFormOf(fast) : undefined;
+  if (form !== undefined) cache.set(key, form);
   return fast;
+}
+
+/** The parse cache's key of `text`, read by this build. */
+export function parseCacheKey(text: string): string {
+  return createHash('sha256').update(formatOf()).update('\0').update(text).digest('hex');
+}
+
+/**
+ * What the parse cache stores for `text` (from `cache` when it holds it, else
+ * parsed now and stored), or undefined when the careful path must read it.
+ */
+export function storedParse(text: string, cache: ParseCache | undefined): string | undefined {
+  const key = parseCacheKey(text);
+  const held = cache?.get(key);
+  // A damaged entry is found out where it is restored, and replaced there.
+  if (held !== undefined) return held;
+  const fast = parseYamlFast(text);
+  const form = fast ? storedFormOf(fast) : undefined;
+  if (form !== undefined) cache?.set(key, form);
+  return form;
+}
+
+/** Only what JSON gives back unchanged is stored (.inf, .nan and -0 are not). */
+function storedFormOf(fast: FastYaml): string | undefined {
+  if (!jsonExact(fast.data)) return undefined;
+  return `{"root":${JSON.stringify(fast.root ?? null, withoutStart)},"data":${JSON.stringify(fast.data)}}`;
 }
 
 function withoutStart(this: unknown, key: string, value: unknown): unknown {

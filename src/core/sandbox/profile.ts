@@ -21,12 +21,17 @@ export type ServerSandbox = 'off' | 'default';
 
 type SandboxedTool = Pick<ToolBase, 'sandbox' | 'catalogDir'>;
 
-/** The tool's profile, or undefined when it runs unsandboxed. */
-export function profileOf(tool: SandboxedTool, server: ServerSandbox): SandboxProfile | undefined {
+/**
+ * The tool's profile, or undefined when it runs unsandboxed. `roots` are the
+ * folders the default profile shows read-only besides the catalog file's
+ * (the editor's workspace folders; none headless).
+ */
+export function profileOf(tool: SandboxedTool, server: ServerSandbox, roots: readonly string[] = []): SandboxProfile | undefined {
   const s: SandboxSetting = tool.sandbox ?? (server === 'default' ? 'default' : false);
   if (s === false) return undefined;
-  if (s === 'default') return { kind: 'default', read: [tool.catalogDir], write: [], network: false };
-  return { kind: 'tool', read: s.read ?? [tool.catalogDir], write: s.write ?? [], network: s.network ?? false };
+  const read = [...new Set([...roots, tool.catalogDir])];
+  if (s === 'default') return { kind: 'default', read, write: [], network: false };
+  return { kind: 'tool', read: s.read ?? read, write: s.write ?? [], network: s.network ?? false };
 }
 
 /** How views and audit lines name a tool's sandbox: off, default or tool. */

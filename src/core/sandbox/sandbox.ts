@@ -11,6 +11,8 @@ import { profileOf, sandboxLabel, type SandboxKind, type SandboxProfile, type Se
 export interface SandboxOptions {
   /** What tools without a `sandbox:` of their own get (default 'off'). */
   server?: ServerSandbox;
+  /** Folders the default profile shows read-only besides the catalog file's: the editor's workspace folders. */
+  roots?: readonly string[];
   /** Files no sandbox ever shows (the users file), even under a read path. */
   hidden?: readonly string[];
   /** Where bwrap is found (tests: a PATH without it). */
@@ -45,7 +47,7 @@ export class Sandbox {
   }
 
   profileOf(tool: Tool): SandboxProfile | undefined {
-    return profileOf(tool, this.server);
+    return profileOf(tool, this.server, this.opts.roots);
   }
 
   label(tool: Tool): 'off' | SandboxKind {

@@ -72,6 +72,12 @@ void describe('tools model', () => {
     assert.match(fenced, /````text\na ``` b\n````/);
   });
 
+  void test("the tooltip names the sandbox's read folders: the workspace's beside the catalog's", () => {
+    const t = { ...tool('ops.grep', []), catalogDir: '/ws/.vscode' };
+    assert.match(toolTooltip(t, 'default', ['/ws']), /Runs in a sandbox=default \(read: \/ws, \/ws\/\.vscode; write: nothing; network: off\)/);
+    assert.doesNotMatch(toolTooltip(t, 'off', ['/ws']), /sandbox/);
+  });
+
   void test('Run Tool asks only for params without override, typed', () => {
     const t = tool('demo.x', [param('who'), param('key', { hasOverride: true, override: 's3cret' }), param('n', { type: 'int', required: false, hasDefault: true, default: 3 })]);
     assert.deepEqual(callerParams(t).map((p) => p.name), ['who', 'n']);

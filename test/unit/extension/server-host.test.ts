@@ -32,6 +32,7 @@ function host(over: Partial<ServerHostOptions> = {}, settings: Partial<Settings>
     warn: (m) => warnings.push(m),
     resolvePath: (p) => p,
     mayReadWorkspaceFiles: () => true,
+    workspaceFolders: () => [],
     ...over,
   });
   return { h, memento, warnings };
