@@ -2,6 +2,7 @@
 // pty), transforms, curl tools (exec tools once expanded) and Python
 // function tools all ask `prepare` and start what `wrap` gives them.
 import { constants } from 'node:os';
+import { Emitter } from '../host';
 import { ToolInputError } from '../tool-run/errors';
 import type { ToolBase } from '../catalog/types';
 import { bwrapArgs, isVisible, type SandboxRun } from './bwrap-args';
@@ -38,6 +39,9 @@ const CTX_FILE = 'MCC_CTX_FILE';
 export class Sandbox {
   readonly server: ServerSandbox;
   private readonly hidden: readonly string[];
+  private readonly refused = new Emitter<string>();
+  /** Fires with the tool's key when a run is refused because its sandbox cannot be made (metrics). */
+  readonly onDidRefuse = this.refused.event;
 
   constructor(private readonly opts: SandboxOptions = {}) {
     this.server = opts.server ?? 'off';
@@ -61,7 +65,10 @@ export class Sandbox {
     const profile = this.profileOf(tool);
     if (!profile) return undefined;
     const support = probeSandbox(this.opts.probe);
-    if (!support.ok) throw new ToolInputError(`'${tool.key}' runs only in a sandbox (sandbox=${profile.kind}), and none can be made: ${support.reason}`);
+    if (!support.ok) {
+      this.refused.fire(tool.key);
+      throw new ToolInputError(`'${tool.key}' runs only in a sandbox (sandbox=${profile.kind}), and none can be made: ${support.reason}`);
+    }
     const env = { ...run.env };
     // The host's temporary folder is not there; the sandbox's own /tmp is.
     if (env.TMPDIR !== undefined) env.TMPDIR = '/tmp';
@@ -69,6 +76,7 @@ export class Sandbox {
     if (env[CTX_FILE] !== undefined) extraRead.push(env[CTX_FILE]);
     const spec: SandboxRun = { profile, hidden: this.hidden, extraRead, ...(run.cwd !== undefined ? { cwd: run.cwd } : {}) };
     if (run.cwd !== undefined && !isVisible(spec, run.cwd)) {
+      this.refused.fire(tool.key);
       throw new ToolInputError(`cwd ${run.cwd} is outside the sandbox (sandbox=${profile.kind}); add it to sandbox.filesystem.read or write`);
     }
     const options = bwrapArgs(spec);
