@@ -60,7 +60,7 @@ export function createServerMetrics(opts: ServerMetricsOptions): ServerMetrics {
   });
   const store = new StoreMetrics(registry);
   const catalog = new CatalogMetrics(registry);
-  const refusals = new Counter({ name: 'mcc_sandbox_refusals_total', help: 'Tool runs refused because the sandbox the tool asks for cannot be made here', labelNames: ['tool'], registers: [registry] });
+  const refusals = new Counter({ name: 'mcc_sandbox_refusals_total', help: 'Tools refused because the sandbox they ask for cannot be made here (a run, or loading a Python tool)', labelNames: ['tool'], registers: [registry] });
   const buckets = new BucketCount(() => sources?.store);
   gauge(registry, 'mcc_running_calls', 'Catalog tools running now', () => sources?.runtime.running.size ?? 0);
   gauge(registry, 'mcc_mcp_sessions', 'Open MCP sessions of the HTTP endpoint (2025-11-25 clients; 2026-07-28 and stateless ones have none)', () => sources?.mcpSessions() ?? 0);

@@ -65,10 +65,7 @@ export class Sandbox {
     const profile = this.profileOf(tool);
     if (!profile) return undefined;
     const support = probeSandbox(this.opts.probe);
-    if (!support.ok) {
-      this.refused.fire(tool.key);
-      throw new ToolInputError(`'${tool.key}' runs only in a sandbox (sandbox=${profile.kind}), and none can be made: ${support.reason}`);
-    }
+    if (!support.ok) throw this.refusal(tool.key, `'${tool.key}' runs only in a sandbox (sandbox=${profile.kind}), and none can be made: ${support.reason}`);
     const env = { ...run.env };
     // The host's temporary folder is not there; the sandbox's own /tmp is.
     if (env.TMPDIR !== undefined) env.TMPDIR = '/tmp';
@@ -76,11 +73,16 @@ export class Sandbox {
     if (env[CTX_FILE] !== undefined) extraRead.push(env[CTX_FILE]);
     const spec: SandboxRun = { profile, hidden: this.hidden, extraRead, ...(run.cwd !== undefined ? { cwd: run.cwd } : {}) };
     if (run.cwd !== undefined && !isVisible(spec, run.cwd)) {
-      this.refused.fire(tool.key);
-      throw new ToolInputError(`cwd ${run.cwd} is outside the sandbox (sandbox=${profile.kind}); add it to sandbox.filesystem.read or write`);
+      throw this.refusal(tool.key, `cwd ${run.cwd} is outside the sandbox (sandbox=${profile.kind}); add it to sandbox.filesystem.read or write`);
     }
     const options = bwrapArgs(spec);
     return { kind: profile.kind, profile, env, wrap: (file, args) => ({ file: support.bwrap, args: [...options, '--', file, ...args] }) };
+  }
+
+  /** The error that refuses a tool whose sandbox cannot be made; counted (onDidRefuse). */
+  refusal(key: string, message: string): ToolInputError {
+    this.refused.fire(key);
+    return new ToolInputError(message);
   }
 }
 
