@@ -82,7 +82,7 @@ async function serve(args: ServeArgs, hooks: CliHooks): Promise<void> {
         await catalog.load();
         if (args.watch) catalog.watch();
       },
-      ...(args.metrics ? { metrics: args.metrics } : {}),
+      ...(args.metrics ? { metrics: { ...args.metrics, version: version() } } : {}),
       logger,
     });
   } catch (e) {

@@ -5,10 +5,10 @@
 // file; nothing secret in the text; the MCP port serves no /metrics.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { call, connect, okText, startServe, tempDir, type ServeHandle } from './serve-process';
+import { call, connect, okText, REPO, startServe, tempDir, type ServeHandle } from './serve-process';
 import { samples, value } from '../support/exposition';
 
 const TOKEN = `metrics-owner-token-${process.pid}-0123456789`;
@@ -94,6 +94,8 @@ describe('mcc serve --metrics', { timeout: 60_000 }, () => {
     assert.ok((value(text, 'mcc_store_operation_duration_seconds_count', { operation: 'change' }) ?? 0) >= 1);
     assert.equal(value(text, 'mcc_catalog_loads_total'), 1);
     assert.equal(value(text, 'mcc_catalog_tools'), 3);
+    const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string };
+    assert.equal(value(text, 'mcc_build_info', { version: pkg.version }), 1);
     assert.equal(samples(text, 'process_resident_memory_bytes').length, 1);
     for (const secret of [TOKEN, ALICE_TOKEN, SECRET_VALUE, 'alice', 'made.up']) assert.ok(!text.includes(secret), `the metrics show ${secret}`);
   });

@@ -13,6 +13,8 @@ export interface MetricsOptions {
   port: number;
   /** Adds the caller's user name as a label of mcc_calls_total (off: only owner, user or anonymous). */
   userLabel?: boolean;
+  /** The package's version (mcc_build_info). */
+  version?: string;
 }
 
 export type ServedMetrics = MetricsListener;
@@ -26,7 +28,7 @@ export interface ServerMetricsHooks {
 }
 
 export function startServedMetrics(o: MetricsOptions, ownerUser: string): ServerMetricsHooks {
-  const metrics = metricsModule().createServerMetrics({ ownerUser, ...(o.userLabel ? { userLabel: true } : {}) });
+  const metrics = metricsModule().createServerMetrics({ ownerUser, ...(o.userLabel ? { userLabel: true } : {}), ...(o.version !== undefined ? { version: o.version } : {}) });
   let attached: Disposable | undefined;
   return {
     timeStorage: (storage) => metrics.timeStorage(storage),

@@ -17,6 +17,8 @@ export interface ServerMetricsOptions {
   ownerUser: string;
   /** Adds the caller's user name as the label `user` of mcc_calls_total. */
   userLabel?: boolean;
+  /** The package's version, shown by mcc_build_info (which instance runs what). */
+  version?: string;
 }
 
 /** What the metrics read from a running server. */
@@ -62,6 +64,7 @@ export function createServerMetrics(opts: ServerMetricsOptions): ServerMetrics {
   const catalog = new CatalogMetrics(registry);
   const refusals = new Counter({ name: 'mcc_sandbox_refusals_total', help: 'Tools refused because the sandbox they ask for cannot be made here (a run, or loading a Python tool)', labelNames: ['tool'], registers: [registry] });
   const buckets = new BucketCount(() => sources?.store);
+  new Gauge({ name: 'mcc_build_info', help: 'Always 1; the label version is the version of mcc serving', labelNames: ['version'], registers: [registry] }).set({ version: opts.version ?? 'unknown' }, 1);
   gauge(registry, 'mcc_running_calls', 'Catalog tools running now', () => sources?.runtime.running.size ?? 0);
   gauge(registry, 'mcc_mcp_sessions', 'Open MCP sessions of the HTTP endpoint (2025-11-25 clients; 2026-07-28 and stateless ones have none)', () => sources?.mcpSessions() ?? 0);
   gauge(registry, 'mcc_buckets', 'Live session buckets in the store (counted at most every 30 s)', () => buckets.count());
