@@ -100,11 +100,20 @@ describe('mcc serve --metrics', { timeout: 60_000 }, () => {
     for (const secret of [TOKEN, ALICE_TOKEN, SECRET_VALUE, 'alice', 'made.up']) assert.ok(!text.includes(secret), `the metrics show ${secret}`);
   });
 
-  test('the MCP port serves no /metrics, with a token or without', async () => {
+  test('the MCP port serves no /metrics, with a token or without; its responses are counted by status', async () => {
+    const before = await scrape(h);
+    const count = (text: string, code: string): number => value(text, 'mcc_http_responses_total', { code }) ?? 0;
     const mcpMetrics = new URL('/metrics', h.url).href;
     assert.equal((await fetch(mcpMetrics)).status, 404);
     assert.equal((await fetch(mcpMetrics, { headers: { Authorization: `Bearer ${TOKEN}` } })).status, 404);
     assert.equal((await fetch(new URL('/mcp', h.metrics).href)).status, 404);
+    const wrongToken = await fetch(h.url, { method: 'POST', headers: { Authorization: 'Bearer wrong-token-0123456789', 'Content-Type': 'application/json' }, body: '{}' });
+    assert.equal(wrongToken.status, 401);
+    const after = await scrape(h);
+    assert.equal(count(after, '404') - count(before, '404'), 2);
+    assert.equal(count(after, '401') - count(before, '401'), 1);
+    assert.ok(count(after, '200') >= 10, 'the calls before');
+    assert.ok(!after.includes('wrong-token'));
   });
 });
 

@@ -22,6 +22,8 @@ export type ServedMetrics = MetricsListener;
 export interface ServerMetricsHooks {
   timeStorage(storage: SessionStorage): SessionStorage;
   attach(sources: MetricSources): void;
+  /** Counts one response of the MCP listener by its status. */
+  readonly httpResponse: (status: number) => void;
   listen(logger: Logger): Promise<ServedMetrics>;
   /** Stops counting (the listener is closed on its own). */
   dispose(): void;
@@ -35,6 +37,7 @@ export function startServedMetrics(o: MetricsOptions, ownerUser: string): Server
     attach: (sources) => {
       attached = metrics.attach(sources);
     },
+    httpResponse: (status) => metrics.httpResponse(status),
     listen: (logger) =>
       startMetricsListener(metrics, o.host, o.port, logger).catch((e: unknown) => {
         throw new Error(`the metrics listener cannot listen on ${o.host}:${o.port}: ${e instanceof Error ? e.message : String(e)}`);

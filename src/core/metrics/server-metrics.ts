@@ -34,6 +34,8 @@ export interface ServerMetrics {
   timeStorage(storage: SessionStorage): SessionStorage;
   /** Starts counting the server's calls, catalog loads and sandbox refusals; dispose to stop. */
   attach(sources: MetricSources): Disposable;
+  /** Counts one response of the MCP listener by its status (401: a bad token, 429: too many sessions, …). */
+  httpResponse(status: number): void;
   /** The exposition text, this server's metrics and the process's. */
   text(): Promise<string>;
   readonly contentType: string;
@@ -64,6 +66,7 @@ export function createServerMetrics(opts: ServerMetricsOptions): ServerMetrics {
   const catalog = new CatalogMetrics(registry);
   const refusals = new Counter({ name: 'mcc_sandbox_refusals_total', help: 'Tools refused because the sandbox they ask for cannot be made here (a run, or loading a Python tool)', labelNames: ['tool'], registers: [registry] });
   const buckets = new BucketCount(() => sources?.store);
+  const responses = new Counter({ name: 'mcc_http_responses_total', help: 'Responses of the MCP listener by HTTP status (401: no or a wrong token; 429 and 503: session caps, stopping)', labelNames: ['code'], registers: [registry] });
   new Gauge({ name: 'mcc_build_info', help: 'Always 1; the label version is the version of mcc serving', labelNames: ['version'], registers: [registry] }).set({ version: opts.version ?? 'unknown' }, 1);
   gauge(registry, 'mcc_running_calls', 'Catalog tools running now', () => sources?.runtime.running.size ?? 0);
   gauge(registry, 'mcc_mcp_sessions', 'Open MCP sessions of the HTTP endpoint (2025-11-25 clients; 2026-07-28 and stateless ones have none)', () => sources?.mcpSessions() ?? 0);
@@ -86,6 +89,7 @@ export function createServerMetrics(opts: ServerMetricsOptions): ServerMetrics {
         },
       };
     },
+    httpResponse: (status) => responses.inc({ code: String(status) }),
     text: () => Registry.merge([perProcess, registry]).metrics(),
     contentType: registry.contentType,
   };

@@ -95,7 +95,7 @@ export async function startServing(o: ServeOptions): Promise<RunningServer> {
     // Before the transport: if its port is taken, nothing is listening yet.
     metricsServed = await metrics?.listen(logger);
     if (o.transport.kind === 'http') {
-      http = await listen(o.transport, opened, authenticator, logger);
+      http = await listen(o.transport, opened, authenticator, logger, metrics?.httpResponse);
       served = http;
     } else {
       served = serveStdio(o.transport, opened, o.owner.principal);
@@ -134,7 +134,7 @@ export async function startServing(o: ServeOptions): Promise<RunningServer> {
   return { ...opened, authenticator, ...(http ? { http } : {}), ...(metricsServed ? { metrics: { url: metricsServed.url } } : {}), stop };
 }
 
-async function listen(t: HttpTransportOptions, opened: OpenedRuntime, authenticator: Authenticator, logger: Logger): Promise<McpHttpServer> {
+async function listen(t: HttpTransportOptions, opened: OpenedRuntime, authenticator: Authenticator, logger: Logger, onResponse?: (status: number) => void): Promise<McpHttpServer> {
   const start = (port: number): Promise<McpHttpServer> =>
     startHttpServer({
       runtime: opened.runtime,
@@ -146,6 +146,7 @@ async function listen(t: HttpTransportOptions, opened: OpenedRuntime, authentica
       ...(t.stateless ? { stateless: true } : {}),
       ...(t.maxBodyBytes !== undefined ? { maxBodyBytes: t.maxBodyBytes } : {}),
       readiness: readinessOf(() => opened.runtime.catalog.loaded, opened.store, logger),
+      ...(onResponse ? { onResponse } : {}),
     });
   try {
     return await start(t.port);

@@ -181,6 +181,12 @@ describe('a runtime with metrics', () => {
     assert.equal(value(text, 'mcc_catalog_tools'), 3);
     assert.equal(value(text, 'mcc_catalog_errors'), 1);
     assert.equal(value(text, 'mcc_build_info', { version: 'unknown' }), 1);
+    s.metrics.httpResponse(401);
+    s.metrics.httpResponse(401);
+    s.metrics.httpResponse(200);
+    const after = await s.metrics.text();
+    assert.equal(value(after, 'mcc_http_responses_total', { code: '401' }), 2);
+    assert.equal(value(after, 'mcc_http_responses_total', { code: '200' }), 1);
     assert.ok((value(text, 'mcc_store_operation_duration_seconds_count', { operation: 'change' }) ?? 0) >= 1);
     assert.ok(samples(text, 'process_cpu_user_seconds_total').length === 1, 'process metrics are there');
     assert.ok(samples(text, 'nodejs_eventloop_lag_seconds').length === 1);
