@@ -79,6 +79,11 @@ if (existsSync('src/core/session/sqlite-writer.ts')) {
 if (existsSync('src/core/session/redis-storage.ts')) {
   entries.push({ entryPoints: ['src/core/session/redis-storage.ts'], outfile: 'dist/redis-storage.js', ...compact });
 }
+// The metrics of `mcc serve --metrics` and prom-client, loaded the same way
+// only by a server that serves metrics (src/core/metrics/load-metrics.ts).
+if (existsSync('src/core/metrics/server-metrics.ts')) {
+  entries.push({ entryPoints: ['src/core/metrics/server-metrics.ts'], outfile: 'dist/server-metrics.js', ...compact });
+}
 if (existsSync('src/extension/extension.ts')) {
   // What the VSIX ships: minified (a third of the size, so the editor loads
   // less), and its map written beside it without a sourceMappingURL comment,

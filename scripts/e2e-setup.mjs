@@ -157,7 +157,8 @@ try {
   await lockCache();
   // libkrb5-dev: code-server's `kerberos` dependency compiles against it.
   // redis-server: the Redis store tests start their own (test/support/redis-server.ts).
-  await ensureDebianPackages(['chromium', 'libkrb5-dev', 'redis-server', 'bubblewrap', 'nginx']);
+  // prometheus: the metrics test scrapes `mcc serve --metrics` with it (test/e2e/metrics.e2e.mjs); nginx: the team test (test/integration/team-nginx.test.ts).
+  await ensureDebianPackages(['chromium', 'libkrb5-dev', 'redis-server', 'bubblewrap', 'nginx', 'prometheus']);
 
   await ensureNpmPackage({
     name: `node@${versions.node}`,

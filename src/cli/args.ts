@@ -39,6 +39,8 @@ export interface ServeArgs {
   expose: ExposeMode;
   /** 'default': every tool without `sandbox: false` runs in the default sandbox. */
   sandbox: 'off' | 'default';
+  /** Prometheus metrics on a listener of their own (--metrics). */
+  metrics?: { host: string; port: number; userLabel: boolean };
 }
 
 export class UsageError extends Error {}
@@ -97,6 +99,11 @@ Options (check reads --tools, --users and --user, and accepts the rest):
                         folder read-only, system folders, a private /tmp, no
                         network, no other processes); off (the default): only
                         tools whose catalog asks for a sandbox
+  --metrics [HOST:]PORT Prometheus metrics at http://HOST:PORT/metrics, a listener
+                        of its own without a token (default host 127.0.0.1; name
+                        another host, e.g. 0.0.0.0:9464, to open it; port 0 = free)
+  --metrics-users       label calls with the caller's user name in the metrics
+                        (default: only owner, user or anonymous)
 
 The owner's bearer token is $MCC_TOKEN, or a new random one printed at start.
 Compiled code and parsed catalogs are cached in $MCC_CACHE_DIR (default
@@ -158,6 +165,8 @@ const SERVE_OPTIONS = {
   'mcp-sessions-max': { type: 'string' },
   expose: { type: 'string' },
   sandbox: { type: 'string' },
+  metrics: { type: 'string' },
+  'metrics-users': { type: 'boolean' },
 } as const;
 
 export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): ServeArgs {
@@ -205,7 +214,23 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     },
     expose: exposeMode(v.expose),
     sandbox: sandboxMode(v.sandbox),
+    ...metricsFrom(v.metrics, v['metrics-users'] ?? false),
   };
+}
+
+/** --metrics PORT (loopback) or HOST:PORT ([::1]:PORT for IPv6); ':PORT' names no host and is refused. */
+function metricsFrom(text: string | undefined, userLabel: boolean): Pick<ServeArgs, 'metrics'> {
+  if (text === undefined) {
+    if (userLabel) throw new UsageError('--metrics-users labels the metrics of --metrics; give --metrics [HOST:]PORT too');
+    return {};
+  }
+  if (/^\d+$/.test(text)) return { metrics: { host: '127.0.0.1', port: int(text, '--metrics', 0, 65535), userLabel } };
+  const m = /^(?:\[([^\]]*)\]|([^:]*)):(\d+)$/.exec(text);
+  if (!m) throw new UsageError(`--metrics takes [HOST:]PORT (e.g. 9464, 127.0.0.1:9464 or [::1]:9464), got '${text}'`);
+  const host = m[1] ?? m[2];
+  // Some tools read ':PORT' as every interface: say which is meant rather than guess.
+  if (host === '') throw new UsageError(`--metrics ${text} names no host: write 127.0.0.1:${m[3]} for this machine only, or 0.0.0.0:${m[3]} to let other machines scrape it`);
+  return { metrics: { host, port: int(m[3], '--metrics', 0, 65535), userLabel } };
 }
 
 function sandboxMode(text: string | undefined): 'off' | 'default' {

@@ -16,6 +16,7 @@ import { catalogPathProblem } from '../core/catalog/path-glob';
 import { openParseCache } from '../core/cache/parse-cache';
 import { withPrefetchedParses } from '../core/catalog/prefetched-parses';
 import type { PrefetchedParse } from './catalog-prefetch';
+import { isLoopback } from '../core/http/request-guard';
 
 export interface CliHooks {
   /** Called once the server is up and has said where (bin.ts stores the code cache then). */
@@ -87,6 +88,7 @@ async function serve(args: ServeArgs, hooks: CliHooks): Promise<void> {
         await catalog.load();
         if (args.watch) catalog.watch();
       },
+      ...(args.metrics ? { metrics: { ...args.metrics, version: version() } } : {}),
       logger,
     });
   } catch (e) {
@@ -96,12 +98,14 @@ async function serve(args: ServeArgs, hooks: CliHooks): Promise<void> {
   }
   logger.info(`sessions in ${running.store.description}`);
   const tools = running.runtime.catalog.current.tools.size;
+  const metrics = running.metrics ? { metrics: running.metrics.url } : {};
   if (running.http) {
-    process.stdout.write(`${JSON.stringify({ url: running.http.url, token })}\n`);
+    process.stdout.write(`${JSON.stringify({ url: running.http.url, token, ...metrics })}\n`);
     logger.info(`serving ${tools} tools at ${running.http.url} (owner ${owner.user}${args.stateless ? ', stateless' : ''})`);
   } else {
     logger.info(`serving ${tools} tools over stdio as ${owner.user}`);
   }
+  if (running.metrics) logger.info(`metrics at ${running.metrics.url}${args.metrics && !isLoopback(args.metrics.host) ? ' (not loopback: anyone who can reach it reads them)' : ''}`);
   // After the address is out: a client need not wait for the cache to be written.
   setImmediate(() => hooks.onReady?.());
 

@@ -28,6 +28,9 @@ export interface Disposable {
 
 export type Listener<T> = (event: T) => void;
 
+/** Subscribes a listener; dispose to unsubscribe. */
+export type Event<T> = (listener: Listener<T>) => Disposable;
+
 /** A minimal event emitter shaped like vscode.EventEmitter, without vscode. */
 export class Emitter<T> implements Disposable {
   private listeners = new Set<Listener<T>>();

@@ -4,13 +4,13 @@
 // (call/running-calls.ts), over the session store and the tool runners.
 // Hosts (CLI, editor) supply storage, logging and run-event sinks; nothing
 // here knows about them.
-import { type Clock, type Logger, silentLogger, systemClock } from './host';
+import { type Clock, type Event, type Logger, silentLogger, systemClock } from './host';
 import type { SessionStoreApi } from './session/types';
 import { nullEventSink, type RunEventSink, type ToolRuns } from './tool-run/contract';
 import { MINIMAL_SECRETS, type ServerSecrets } from './secrets';
 import type { ExposeMode } from './expose';
 import type { AuditEntry } from './call/audit-entry';
-import { AuditTrail } from './call/audit-trail';
+import { AuditTrail, type RecordedCall } from './call/audit-trail';
 import { BucketRun } from './call/bucket-run';
 import { BucketVariables } from './call/bucket-variables';
 import { CallPipeline } from './call/call-pipeline';
@@ -55,6 +55,8 @@ export class Runtime {
   readonly handles: SessionHandles;
   /** Tasks (2026-07-28 tasks extension), kept in the session store. */
   readonly tasks: TaskRecords;
+  /** Every call once it is audited, with its principal and duration (metrics). */
+  readonly onDidFinishCall: Event<RecordedCall>;
 
   constructor(private readonly opts: RuntimeOptions) {
     const logger = opts.logger ?? silentLogger;
@@ -62,6 +64,8 @@ export class Runtime {
     this.catalog = new CallerCatalog(opts.gate, opts.expose);
     this.tasks = new TaskRecords(opts.store);
     this.handles = new SessionHandles(opts.handleSecret ?? randomBytes(32).toString('base64url'));
+    const audit = new AuditTrail(opts.onAudit, opts.secrets ?? MINIMAL_SECRETS, clock, logger);
+    this.onDidFinishCall = audit.onDidRecord;
     this.calls = new CallPipeline({
       catalog: this.catalog,
       store: opts.store,
@@ -69,7 +73,7 @@ export class Runtime {
       running: this.running,
       bucketRun: new BucketRun(opts.store, this.catalog, logger),
       variables: new BucketVariables(opts.store, this.catalog),
-      audit: new AuditTrail(opts.onAudit, opts.secrets ?? MINIMAL_SECRETS, clock, logger),
+      audit,
       clock,
       logger,
       events: opts.events ?? nullEventSink,

@@ -2,9 +2,9 @@
 // of the tarball into an empty prefix and `npx` of it, both outside the
 // repository, so nothing resolves from its node_modules. The installed `mcc`
 // answers --version and --help, serves a real MCP client (a SQLite store,
-// which loads better-sqlite3, and a tool in a pty, which loads node-pty) and
-// checks catalogs. Slow (npm compiles the two native modules; ~70 s on
-// 2 cores), so it runs with the e2e suites:
+// which loads better-sqlite3, and a tool in a pty, which loads node-pty) with
+// its metrics (prom-client, bundled) and checks catalogs. Slow (npm compiles
+// the two native modules; ~70 s on 2 cores), so it runs with the e2e suites:
 //
 //   node scripts/e2e-test.mjs test/e2e/npm-package.e2e.mjs
 import { after, before, describe, test } from 'node:test';
@@ -24,7 +24,7 @@ const manifest = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'),
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const TOKEN = 'npm-package-owner-token-0123456789';
 // What runs, and nothing else: no maps, sources, tests, VSIX or the extension's bundle.
-const PACKED = ['CHANGELOG.md', 'LICENSE', 'README.md', 'package.json', 'dist/cli.js', 'dist/cli-main.js', 'dist/catalog-prefetch.js', 'dist/lib-js-yaml.js', 'dist/lib-nunjucks.js', 'dist/lib-tinyglobby.js', 'dist/lib-yaml.js', 'dist/worker.js', 'dist/sqlite-writer.js', 'dist/redis-storage.js', 'dist/mcc_runner.py'];
+const PACKED = ['CHANGELOG.md', 'LICENSE', 'README.md', 'package.json', 'dist/cli.js', 'dist/cli-main.js', 'dist/catalog-prefetch.js', 'dist/lib-js-yaml.js', 'dist/lib-nunjucks.js', 'dist/lib-tinyglobby.js', 'dist/lib-yaml.js', 'dist/worker.js', 'dist/sqlite-writer.js', 'dist/redis-storage.js', 'dist/server-metrics.js', 'dist/mcc_runner.py'];
 const CATALOG = 'tools:\n  - name: hello\n    exec: echo hello {{ who | quote }}\n    params:\n      - name: who\n        type: str\n    pty: true\n';
 
 /** Runs a command to its end; resolves { code, stdout, stderr, ms }. */
@@ -124,7 +124,7 @@ describe('the npm package', { timeout: 600_000 }, () => {
     const mcc = path.join(dir, 'prefix', 'bin', 'mcc');
     fs.writeFileSync(path.join(home(), 'tools.yaml'), CATALOG);
     const env = { ...process.env, HOME: home(), XDG_STATE_HOME: path.join(home(), 'state'), MCC_TOKEN: TOKEN, MCC_CACHE_DIR: 'off' };
-    const server = await serve(mcc, ['--port', '0', '--user', 'owner'], { cwd: home(), env });
+    const server = await serve(mcc, ['--port', '0', '--user', 'owner', '--metrics', '127.0.0.1:0'], { cwd: home(), env });
     const client = new Client({ name: 'npm-package-test', version: '1.0.0' });
     try {
       assert.equal(server.token, TOKEN);
@@ -138,6 +138,9 @@ describe('the npm package', { timeout: 600_000 }, () => {
       assert.equal(set.isError ?? false, false, JSON.stringify(set));
       const health = await fetch(new URL('/readyz', server.url));
       assert.equal(health.status, 200);
+      // prom-client is bundled into dist/server-metrics.js, which the package must carry.
+      const metrics = await (await fetch(server.metrics)).text();
+      assert.match(metrics, /^mcc_calls_total\{tool="public\.hello",result="ok",principal="owner"\} 1$/m);
       assert.match(server.stderr(), /sessions in SQLite /);
     } finally {
       await client.close();

@@ -15,6 +15,8 @@ export const FIXTURES = join(REPO, 'test', 'fixtures', 'integration');
 export interface ServeHandle {
   url: string;
   token: string;
+  /** The metrics endpoint (--metrics). */
+  metrics?: string;
   port: number;
   proc: ChildProcess;
   stderr(): string;
@@ -52,7 +54,7 @@ export async function startServe(args: string[], env: NodeJS.ProcessEnv = {}, cl
       rej(new Error(`mcc serve exited with ${code} before listening; stderr:\n${err}`));
     });
   });
-  const info = JSON.parse(line) as { url: string; token: string };
+  const info = JSON.parse(line) as { url: string; token: string; metrics?: string };
   return {
     ...info,
     port: Number(new URL(info.url).port),

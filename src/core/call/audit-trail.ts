@@ -1,7 +1,7 @@
 // The one audit path: every call of every MCP surface (tools, the session
 // resource, prompts) and of the editor writes exactly one entry, refusals
 // included, with the server's secrets scrubbed from every field.
-import type { Clock, Logger } from '../host';
+import { Emitter, type Clock, type Logger } from '../host';
 import type { Principal } from '../identity';
 import { boundText } from '../log-text';
 import { setOwn } from '../json/json-value';
@@ -31,7 +31,17 @@ export interface FinishedCall {
   sandbox?: 'default' | 'tool';
 }
 
+/** A finished call and how long it took, as observers (metrics) see it: unscrubbed, never logged. */
+export interface RecordedCall {
+  call: FinishedCall;
+  durationMs: number;
+}
+
 export class AuditTrail {
+  private readonly recorded = new Emitter<RecordedCall>();
+  /** Fires once for every call recorded, after its entry is written. */
+  readonly onDidRecord = this.recorded.event;
+
   constructor(
     private readonly sink: ((entry: AuditEntry) => void) | undefined,
     private readonly secrets: ServerSecrets,
@@ -61,6 +71,7 @@ export class AuditTrail {
     } catch (e) {
       this.logger.error(`the audit line of ${entry.toolKey} could not be written: ${e instanceof Error ? e.message : String(e)}`);
     }
+    this.recorded.fire({ call, durationMs: entry.durationMs });
   }
 }
 

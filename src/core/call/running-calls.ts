@@ -22,6 +22,11 @@ export class RunningCalls {
     return this.closed;
   }
 
+  /** How many calls are running now. */
+  get size(): number {
+    return this.running.size;
+  }
+
   /** Registers a call before its first await, so a shutdown that starts now waits for it. */
   start(callerSignal: AbortSignal | undefined): RunningCall {
     const abort = new AbortController();

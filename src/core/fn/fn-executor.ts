@@ -15,7 +15,6 @@ import type { PythonRunHandle } from './python/python-process';
 import { serverEnv, type ServerEnv } from '../runner/env';
 import type { ServerSecrets } from '../secrets';
 import { Sandbox } from '../sandbox/sandbox';
-import { ToolInputError } from '../tool-run/errors';
 
 export interface FnExecutorOptions {
   logger?: Logger;
@@ -66,7 +65,8 @@ export class FnExecutor implements ToolExecutor {
     if (tool.kind !== 'fn') throw new Error(`the function runtime cannot run ${tool.kind} tool '${tool.key}'`);
     // Catalogs cannot ask this (a load error); the server's setting can.
     if (tool.language === 'js' && this.sandbox.profileOf(tool)) {
-      throw new ToolInputError(
+      throw this.sandbox.refusal(
+        tool.key,
         `'${tool.key}' would run in a sandbox (the server sandboxes every tool), but JavaScript fn tools run as worker threads inside the server and cannot be sandboxed; set 'sandbox: false' on it to run it unsandboxed`,
       );
     }

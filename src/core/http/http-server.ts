@@ -35,6 +35,8 @@ export interface HttpServerOptions {
   publicHosts?: readonly string[];
   /** What GET /readyz checks (health.ts; default: that a catalog was loaded). */
   readiness?: Readiness;
+  /** Told the status of every response once it is sent (metrics). */
+  onResponse?: (status: number) => void;
 }
 
 export interface McpHttpServer {
@@ -59,7 +61,9 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<McpHttpS
   const sessions = new McpSessionRegistry({ ...DEFAULT_SESSION_LIMITS, ...opts.sessions }, { logger });
   const modern = new ModernEndpoint(opts.runtime, logger);
   const router = new RequestRouter(opts, new StatefulEndpoint(opts.runtime, sessions), modern);
+  const onResponse = opts.onResponse;
   const http: Server = createHttpServer((req, res) => {
+    if (onResponse) res.once('finish', () => onResponse(res.statusCode));
     router.handle(req, res).catch((e: unknown) => {
       logger.error(`request failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
       sendRefusal(res, refusal(500, 'internal server error'));

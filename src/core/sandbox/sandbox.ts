@@ -2,6 +2,7 @@
 // pty), transforms, curl tools (exec tools once expanded) and Python
 // function tools all ask `prepare` and start what `wrap` gives them.
 import { constants } from 'node:os';
+import { Emitter } from '../host';
 import { ToolInputError } from '../tool-run/errors';
 import type { ToolBase } from '../catalog/types';
 import { bwrapArgs, isVisible, type SandboxRun } from './bwrap-args';
@@ -40,6 +41,9 @@ const CTX_FILE = 'MCC_CTX_FILE';
 export class Sandbox {
   readonly server: ServerSandbox;
   private readonly hidden: readonly string[];
+  private readonly refused = new Emitter<string>();
+  /** Fires with the tool's key when a run is refused because its sandbox cannot be made (metrics). */
+  readonly onDidRefuse = this.refused.event;
 
   constructor(private readonly opts: SandboxOptions = {}) {
     this.server = opts.server ?? 'off';
@@ -63,7 +67,7 @@ export class Sandbox {
     const profile = this.profileOf(tool);
     if (!profile) return undefined;
     const support = probeSandbox(this.opts.probe);
-    if (!support.ok) throw new ToolInputError(`'${tool.key}' runs only in a sandbox (sandbox=${profile.kind}), and none can be made: ${support.reason}`);
+    if (!support.ok) throw this.refusal(tool.key, `'${tool.key}' runs only in a sandbox (sandbox=${profile.kind}), and none can be made: ${support.reason}`);
     const env = { ...run.env };
     // The host's temporary folder is not there; the sandbox's own /tmp is.
     if (env.TMPDIR !== undefined) env.TMPDIR = '/tmp';
@@ -71,10 +75,16 @@ export class Sandbox {
     if (env[CTX_FILE] !== undefined) extraRead.push(env[CTX_FILE]);
     const spec: SandboxRun = { profile, hidden: this.hidden, extraRead, ...(run.cwd !== undefined ? { cwd: run.cwd } : {}) };
     if (run.cwd !== undefined && !isVisible(spec, run.cwd)) {
-      throw new ToolInputError(`cwd ${run.cwd} is outside the sandbox (sandbox=${profile.kind}); add it to sandbox.filesystem.read or write`);
+      throw this.refusal(tool.key, `cwd ${run.cwd} is outside the sandbox (sandbox=${profile.kind}); add it to sandbox.filesystem.read or write`);
     }
     const options = bwrapArgs(spec);
     return { kind: profile.kind, profile, env, wrap: (file, args) => ({ file: support.bwrap, args: [...options, '--', file, ...args] }) };
+  }
+
+  /** The error that refuses a tool whose sandbox cannot be made; counted (onDidRefuse). */
+  refusal(key: string, message: string): ToolInputError {
+    this.refused.fire(key);
+    return new ToolInputError(message);
   }
 }
 

@@ -16,6 +16,7 @@ import type { UsersConfig } from '../http/users-file';
 import { openRuntime, type OpenedRuntime, type OpenRuntimeOptions } from '../open-runtime';
 import { createServer } from '../server/create-server';
 import { serverSecrets } from '../secrets';
+import { startServedMetrics, type MetricsOptions, type ServedMetrics } from '../metrics/served-metrics';
 
 export interface HttpTransportOptions {
   kind: 'http';
@@ -47,6 +48,8 @@ export interface ServeOptions {
   transport: HttpTransportOptions | StdioTransportOptions;
   /** Runs once the runtime is open, before anything is served (e.g. loads the catalog). */
   prepare?: (opened: OpenedRuntime) => Promise<void> | void;
+  /** Prometheus metrics on a listener of their own (metrics/served-metrics.ts). */
+  metrics?: MetricsOptions;
   logger?: Logger;
 }
 
@@ -54,6 +57,8 @@ export interface RunningServer extends OpenedRuntime {
   authenticator: Authenticator;
   /** The HTTP endpoint; absent over stdio. */
   http?: McpHttpServer;
+  /** The metrics endpoint, when asked for. */
+  metrics?: { url: string };
   /** Stops in order; the same promise for every call. */
   stop(): Promise<void>;
 }
@@ -75,17 +80,24 @@ export async function startServing(o: ServeOptions): Promise<RunningServer> {
   const authenticator = new Authenticator(o.owner, o.users);
   // The owner's token and the users file's are the server's secrets: no tool or log line gets them.
   const secrets = o.runtime.secrets ?? serverSecrets({ ownerToken: o.owner.token, ...(o.users ? { users: o.users } : {}), env: process.env, ...(o.secretFiles ? { files: o.secretFiles } : {}) });
-  const opened = await openRuntime({ handleSecret: o.owner.token, ...o.runtime, secrets });
+  const metrics = o.metrics ? startServedMetrics(o.metrics, o.owner.principal.user) : undefined;
+  const storage = metrics ? metrics.timeStorage(o.runtime.storage) : o.runtime.storage;
+  const opened = await openRuntime({ handleSecret: o.owner.token, ...o.runtime, storage, secrets });
   const { runtime, store } = opened;
   let served: Served;
   let http: McpHttpServer | undefined;
+  let metricsServed: ServedMetrics | undefined;
   try {
+    // Before the catalog loads, so its first load is counted.
+    metrics?.attach({ runtime, store, mcpSessions: () => http?.sessionCount() ?? 0 });
     // Expired buckets go before anything is shown or served.
     const swept = await store.sweep();
     if (swept > 0) logger.info(`removed ${swept} expired session bucket(s)`);
     await o.prepare?.(opened);
+    // Before the transport: if its port is taken, nothing is listening yet.
+    metricsServed = await metrics?.listen(logger);
     if (o.transport.kind === 'http') {
-      http = await listen(o.transport, opened, authenticator, logger);
+      http = await listen(o.transport, opened, authenticator, logger, metrics?.httpResponse);
       served = http;
     } else {
       served = serveStdio(o.transport, opened, o.owner.principal);
@@ -93,6 +105,8 @@ export async function startServing(o: ServeOptions): Promise<RunningServer> {
   } catch (e) {
     await runtime.shutdown().catch(() => undefined);
     await store.close().catch(() => undefined);
+    await metricsServed?.close().catch(() => undefined);
+    metrics?.dispose();
     throw e;
   }
 
@@ -109,14 +123,20 @@ export async function startServing(o: ServeOptions): Promise<RunningServer> {
           await served.close();
         } finally {
           // The one flush: writes what is still queued (last-use times), then releases the backend.
-          await store.close();
+          try {
+            await store.close();
+          } finally {
+            // Last, so a scrape during the stop still answers.
+            await metricsServed?.close();
+            metrics?.dispose();
+          }
         }
       }
     })());
-  return { ...opened, authenticator, ...(http ? { http } : {}), stop };
+  return { ...opened, authenticator, ...(http ? { http } : {}), ...(metricsServed ? { metrics: { url: metricsServed.url } } : {}), stop };
 }
 
-async function listen(t: HttpTransportOptions, opened: OpenedRuntime, authenticator: Authenticator, logger: Logger): Promise<McpHttpServer> {
+async function listen(t: HttpTransportOptions, opened: OpenedRuntime, authenticator: Authenticator, logger: Logger, onResponse?: (status: number) => void): Promise<McpHttpServer> {
   const start = (port: number): Promise<McpHttpServer> =>
     startHttpServer({
       runtime: opened.runtime,
@@ -129,6 +149,7 @@ async function listen(t: HttpTransportOptions, opened: OpenedRuntime, authentica
       ...(t.publicHosts?.length ? { publicHosts: t.publicHosts } : {}),
       ...(t.maxBodyBytes !== undefined ? { maxBodyBytes: t.maxBodyBytes } : {}),
       readiness: readinessOf(() => opened.runtime.catalog.loaded, opened.store, logger),
+      ...(onResponse ? { onResponse } : {}),
     });
   try {
     return await start(t.port);

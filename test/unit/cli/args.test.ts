@@ -79,3 +79,14 @@ test('check: serve\'s options, positional catalogs added to --tools, serve\'s de
   assert.throws(() => parseCheckArgs(['--bogus'], {}), UsageError);
   assert.throws(() => parseCheckArgs(['--port', 'abc'], {}), /--port/);
 });
+
+test('--metrics: a port alone is loopback, a named host is bound as named, ":PORT" is refused', () => {
+  assert.equal(parseServeArgs([]).metrics, undefined);
+  assert.deepEqual(parseServeArgs(['--metrics', '9464']).metrics, { host: '127.0.0.1', port: 9464, userLabel: false });
+  assert.deepEqual(parseServeArgs(['--metrics', '127.0.0.1:0', '--metrics-users']).metrics, { host: '127.0.0.1', port: 0, userLabel: true });
+  assert.deepEqual(parseServeArgs(['--metrics', '0.0.0.0:9464']).metrics, { host: '0.0.0.0', port: 9464, userLabel: false });
+  assert.deepEqual(parseServeArgs(['--metrics', '[::1]:9464']).metrics, { host: '::1', port: 9464, userLabel: false });
+  assert.throws(() => parseServeArgs(['--metrics', ':9464']), (e: unknown) => e instanceof UsageError && /names no host: write 127\.0\.0\.1:9464 .* or 0\.0\.0\.0:9464/.test(e.message));
+  for (const bad of ['', 'host', 'host:', 'host:port', '127.0.0.1:70000', '::1:9464']) assert.throws(() => parseServeArgs(['--metrics', bad]), /--metrics/, bad);
+  assert.throws(() => parseServeArgs(['--metrics-users']), /--metrics-users .* give --metrics/);
+});
