@@ -18,6 +18,8 @@ import { StatefulEndpoint } from './stateful-endpoint';
 import { missingKeyRefusal, serveStateless, statelessRefusal, type Refusal } from './stateless';
 import { ModernEndpoint } from './modern-endpoint';
 import { answerHealth, isHealthPath, REASONS, type Readiness } from './health';
+import { describeMcpRequest, traceHttpRequest } from '../trace/request-span';
+import { NO_SPAN, type TraceSpan } from '../trace/tracing';
 
 export interface HttpServerOptions {
   runtime: Runtime;
@@ -58,7 +60,7 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<McpHttpS
   const modern = new ModernEndpoint(opts.runtime, logger);
   const router = new RequestRouter(opts, new StatefulEndpoint(opts.runtime, sessions), modern);
   const http: Server = createHttpServer((req, res) => {
-    router.handle(req, res).catch((e: unknown) => {
+    traceHttpRequest(req, res, (span) => router.handle(req, res, span)).catch((e: unknown) => {
       logger.error(`request failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
       sendRefusal(res, refusal(500, 'internal server error'));
     });
@@ -134,7 +136,7 @@ class RequestRouter {
     this.origins = allowedOrigins(host, port);
   }
 
-  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async handle(req: IncomingMessage, res: ServerResponse, span: TraceSpan = NO_SPAN): Promise<void> {
     // Before the guard: probes have no token and their own Host (health.ts).
     if (isHealthPath(req.url)) return answerHealth(req, res, { ready: this.readiness, accepting: this.accepting });
     const problem = this.guard(req);
@@ -159,6 +161,7 @@ class RequestRouter {
     }
     // 2026-07-28 has no MCP sessions: served per request, on any instance, stateless or not.
     const modern = req.method === 'POST' && (await ModernEndpoint.claims(req, body));
+    describeMcpRequest(span, req, auth.principal, body, modern);
     // Stateless 2025-11-25: a named bucket too.
     const noKey = this.opts.stateless ? missingKeyRefusal(req.headers[SESSION_KEY_HEADER], modern) : undefined;
     if (noKey) return sendStatelessRefusal(res, noKey);

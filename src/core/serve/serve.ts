@@ -3,7 +3,8 @@
 // transport (Streamable HTTP with its MCP session limits, or stdio). The
 // stop is ordered so nothing is lost: stop accepting, cancel running tools
 // and let their callers have the answer, close the transport, then close the
-// store (which writes what it still holds, once).
+// store (which writes what it still holds, once), then send the last trace
+// spans when traces are on (trace/open-tracing.ts).
 import { randomBytes } from 'node:crypto';
 import { serveStdio as serveBothOnStdio } from '@modelcontextprotocol/server/stdio';
 import { silentLogger, type Logger } from '../host';
@@ -14,7 +15,8 @@ import { readinessOf } from '../http/health';
 import type { McpSessionLimits } from '../http/mcp-sessions';
 import type { UsersConfig } from '../http/users-file';
 import { openRuntime, type OpenedRuntime, type OpenRuntimeOptions } from '../open-runtime';
-import { createServer } from '../server/create-server';
+import { createServer, SERVER_VERSION } from '../server/create-server';
+import { openTracing } from '../trace/open-tracing';
 import { serverSecrets } from '../secrets';
 
 export interface HttpTransportOptions {
@@ -71,6 +73,7 @@ export async function startServing(o: ServeOptions): Promise<RunningServer> {
   const logger = o.logger ?? o.runtime.logger ?? silentLogger;
   // Before anything opens: a bad owner or users file is the caller's error to report.
   const authenticator = new Authenticator(o.owner, o.users);
+  const traces = openTracing(process.env, SERVER_VERSION, logger);
   // The owner's token and the users file's are the server's secrets: no tool or log line gets them.
   const secrets = o.runtime.secrets ?? serverSecrets({ ownerToken: o.owner.token, ...(o.users ? { users: o.users } : {}), env: process.env, ...(o.secretFiles ? { files: o.secretFiles } : {}) });
   const opened = await openRuntime({ handleSecret: o.owner.token, ...o.runtime, secrets });
@@ -107,7 +110,7 @@ export async function startServing(o: ServeOptions): Promise<RunningServer> {
           await served.close();
         } finally {
           // The one flush: writes what is still queued (last-use times), then releases the backend.
-          await store.close();
+          await store.close().finally(() => traces.flush());
         }
       }
     })());
