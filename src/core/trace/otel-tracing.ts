@@ -39,8 +39,9 @@ export class OtelTracing implements Tracing {
 
   constructor(o: OtelTracingOptions) {
     const delay = Number(o.env.OTEL_BSP_SCHEDULE_DELAY?.trim() || NaN);
-    // Resource attributes and OTEL_SERVICE_NAME from the environment win over ours.
-    const resource = resourceFromAttributes({ [ATTR_SERVICE_NAME]: 'mcc', [ATTR_SERVICE_VERSION]: o.version }).merge(detectResources({ detectors: [envDetector] }));
+    // OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES win over ours (the detector reads the process's environment).
+    const service = o.env.OTEL_SERVICE_NAME?.trim() || 'mcc';
+    const resource = resourceFromAttributes({ [ATTR_SERVICE_NAME]: service, [ATTR_SERVICE_VERSION]: o.version }).merge(detectResources({ detectors: [envDetector] }));
     this.provider = new TracerProvider({
       resource,
       spanProcessors: [new BatchSpanProcessor({ exporter: o.exporter ?? new OTLPTraceExporter(), scheduledDelayMillis: Number.isFinite(delay) && delay >= 0 ? delay : DEFAULT_DELAY_MS })],
