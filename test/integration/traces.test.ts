@@ -150,6 +150,23 @@ void describe('traces of mcc serve', { timeout: 90_000 }, () => {
     assert.equal(root?.parentSpanId, '', 'the request span is a root');
   });
 
+  void test('a receiver that is gone costs the spans, never a call or the stop', async () => {
+    const gone = await startOtlpReceiver();
+    await gone.close();
+    const h = await startServe(['--tools', TOOLS, '--state', join(tempDir(), 's.json')], { ...otelEnv(receiver), OTEL_EXPORTER_OTLP_ENDPOINT: gone.url, OTEL_BSP_SCHEDULE_DELAY: '0' });
+    const c = await connectWithHeaders(h, { traceparent: clientTrace().traceparent });
+    try {
+      assert.equal(await okText(c, 'execute', { key: 'test.echo_args', params: { word: 'g' } }), 'g:2:s3cret');
+      await okText(c, 'set_session', { name: 'target', value: 'kept' });
+      assert.equal(await okText(c, 'get_session', { name: 'target' }), '"kept"');
+    } finally {
+      await c.close();
+    }
+    assert.equal(await h.stop('SIGTERM'), 0);
+    assert.match(h.stderr(), /traces: OTLP\/HTTP to /);
+    assert.doesNotMatch(h.stderr(), /Z error |shutdown failed/, 'no error is logged');
+  });
+
   void test('without an endpoint, or with OTEL_SDK_DISABLED, nothing is sent', async () => {
     const count = receiver.requests.length;
     const disabled = await startServe(['--tools', TOOLS, '--state', join(tempDir(), 's.json')], { ...otelEnv(receiver), OTEL_SDK_DISABLED: 'true' });

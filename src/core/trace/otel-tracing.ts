@@ -70,7 +70,8 @@ export class OtelTracing implements Tracing {
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, FLUSH_WAIT_MS)));
     try {
-      await Promise.race([this.provider.forceFlush(), late]);
+      // An export that fails loses its spans, never the stop.
+      await Promise.race([this.provider.forceFlush().catch(() => undefined), late]);
     } finally {
       clearTimeout(timer);
     }
