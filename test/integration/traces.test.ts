@@ -112,6 +112,19 @@ void describe('traces of mcc serve', { timeout: 90_000 }, () => {
     assert.deepEqual(call?.links, [{ traceId: header.traceId, spanId: request.spanId }]);
   });
 
+  void test('--stateless: a request served without an MCP session continues the header trace too', async () => {
+    const client = clientTrace();
+    const h = await startServe(['--tools', TOOLS, '--state', join(tempDir(), 's.json'), '--stateless'], otelEnv(receiver));
+    const c = await connectWithHeaders(h, { traceparent: client.traceparent, 'X-MCC-Session-Key': 'traced-stateless' });
+    try {
+      assert.equal(await okText(c, 'execute', { key: 'test.echo_args', params: { word: 'x' } }), 'x:2:s3cret');
+    } finally {
+      await c.close();
+    }
+    assert.equal(await h.stop('SIGTERM'), 0);
+    assertInClientTrace(receiver.spans, 'test.echo_args', client);
+  });
+
   void test('stdio: _meta carries the trace; the spans leave when the client goes away', async () => {
     const meta = clientTrace();
     const args = [CLI, 'serve', '--stdio', '--tools', TOOLS, '--state', join(tempDir(), 's.json')];
