@@ -14,7 +14,7 @@ function restricted(above) {
 
 // Floors of src/core, lowest first; each names what it holds.
 const FLOORS = [
-  { files: ['src/core/{json,catalog,template,session,cache,search}/**/*.ts', 'src/core/*.ts'], ignores: ['src/core/{secrets,runtime,open-runtime}.ts'], above: ['tool-run', 'sandbox', 'secrets', 'runner', 'fn', 'call', 'runtime', 'open-runtime', 'server', 'http', 'serve', 'metrics'] },
+  { files: ['src/core/{json,catalog,template,session,cache,search,trace}/**/*.ts', 'src/core/*.ts'], ignores: ['src/core/{secrets,runtime,open-runtime}.ts'], above: ['tool-run', 'sandbox', 'secrets', 'runner', 'fn', 'call', 'runtime', 'open-runtime', 'server', 'http', 'serve', 'metrics'] },
   { files: ['src/core/{tool-run,sandbox}/**/*.ts', 'src/core/secrets.ts'], above: ['runner', 'fn', 'call', 'runtime', 'open-runtime', 'server', 'http', 'serve', 'metrics'] },
   { files: ['src/core/{runner,fn}/**/*.ts'], above: ['call', 'runtime', 'open-runtime', 'server', 'http', 'serve', 'metrics'] },
   { files: ['src/core/call/**/*.ts', 'src/core/{runtime,open-runtime}.ts'], above: ['server', 'http', 'serve', 'metrics'] },

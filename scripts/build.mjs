@@ -84,6 +84,12 @@ if (existsSync('src/core/session/redis-storage.ts')) {
 if (existsSync('src/core/metrics/server-metrics.ts')) {
   entries.push({ entryPoints: ['src/core/metrics/server-metrics.ts'], outfile: 'dist/server-metrics.js', ...compact });
 }
+// OpenTelemetry (the SDK and the OTLP exporter), loaded from beside
+// dist/cli.js and dist/extension.js only when an OTLP endpoint is set
+// (src/core/trace/open-tracing.ts): a server without one never reads it.
+if (existsSync('src/core/trace/otel-tracing.ts')) {
+  entries.push({ entryPoints: ['src/core/trace/otel-tracing.ts'], outfile: 'dist/otel-tracing.js', ...compact });
+}
 if (existsSync('src/extension/extension.ts')) {
   // What the VSIX ships: minified (a third of the size, so the editor loads
   // less), and its map written beside it without a sourceMappingURL comment,

@@ -107,7 +107,8 @@ Options (check reads --tools, --users and --user, and accepts the rest):
 
 The owner's bearer token is $MCC_TOKEN, or a new random one printed at start.
 Compiled code and parsed catalogs are cached in $MCC_CACHE_DIR (default
-$XDG_CACHE_HOME/mcc, i.e. ~/.cache/mcc); MCC_CACHE_DIR=off turns that off.`;
+$XDG_CACHE_HOME/mcc, i.e. ~/.cache/mcc); MCC_CACHE_DIR=off turns that off.
+With $OTEL_EXPORTER_OTLP_ENDPOINT set, traces go there as OTLP/HTTP (JSON).`;
 
 /** What `mcc check` checks: serve's catalogs, users file and owner. */
 export interface CheckArgs {

@@ -9,6 +9,9 @@ import type { RunEvent, RunEventSink } from './tool-run/contract';
 /** The variable that carries the owner's bearer token. */
 export const OWNER_TOKEN_VAR = 'MCC_TOKEN';
 
+/** The trace exporter's headers (often a vendor's API key): no tool gets them, even with env_passthrough. */
+export const OTLP_SECRET_VARS = ['OTEL_EXPORTER_OTLP_HEADERS', 'OTEL_EXPORTER_OTLP_TRACES_HEADERS'];
+
 // Shorter values are not secret material on their own (tokens are at least
 // 16 characters); scrubbing them from logs would mangle ordinary text.
 const MIN_SECRET_LENGTH = 16;
@@ -37,7 +40,7 @@ export interface SecretSources {
 }
 
 export function serverSecrets(src: SecretSources): ServerSecrets {
-  const names = new Set([OWNER_TOKEN_VAR, ...(src.users?.tokenEnvNames ?? [])]);
+  const names = new Set([OWNER_TOKEN_VAR, ...OTLP_SECRET_VARS, ...(src.users?.tokenEnvNames ?? [])]);
   const values = new Set<string>();
   const add = (v: string | undefined): void => {
     if (v !== undefined && v.length >= MIN_SECRET_LENGTH) values.add(v);

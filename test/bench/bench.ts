@@ -16,8 +16,9 @@ import { storeRoundTrip } from './store-roundtrip';
 import { startup } from './startup';
 import { storeWrites } from './store-writes';
 import { toolEnv } from './tool-env';
+import { traces } from './traces';
 
-export const GROUPS: BenchGroup[] = [calls, startup, fnTools, toolEnv, sandbox, storeRoundTrip, storeWrites, storeConcurrency];
+export const GROUPS: BenchGroup[] = [calls, startup, fnTools, toolEnv, sandbox, storeRoundTrip, storeWrites, storeConcurrency, traces];
 
 if (require.main === module) {
   // The servers it starts keep their caches in a folder of the run's own, not the user's.

@@ -11,6 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,7 +25,7 @@ const manifest = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'),
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const TOKEN = 'npm-package-owner-token-0123456789';
 // What runs, and nothing else: no maps, sources, tests, VSIX or the extension's bundle.
-const PACKED = ['CHANGELOG.md', 'LICENSE', 'README.md', 'package.json', 'dist/cli.js', 'dist/cli-main.js', 'dist/catalog-prefetch.js', 'dist/lib-js-yaml.js', 'dist/lib-nunjucks.js', 'dist/lib-tinyglobby.js', 'dist/lib-yaml.js', 'dist/worker.js', 'dist/sqlite-writer.js', 'dist/redis-storage.js', 'dist/server-metrics.js', 'dist/mcc_runner.py'];
+const PACKED = ['CHANGELOG.md', 'LICENSE', 'README.md', 'package.json', 'dist/cli.js', 'dist/cli-main.js', 'dist/catalog-prefetch.js', 'dist/lib-js-yaml.js', 'dist/lib-nunjucks.js', 'dist/lib-tinyglobby.js', 'dist/lib-yaml.js', 'dist/worker.js', 'dist/sqlite-writer.js', 'dist/redis-storage.js', 'dist/server-metrics.js', 'dist/otel-tracing.js', 'dist/mcc_runner.py'];
 const CATALOG = 'tools:\n  - name: hello\n    exec: echo hello {{ who | quote }}\n    params:\n      - name: who\n        type: str\n    pty: true\n';
 
 /** Runs a command to its end; resolves { code, stdout, stderr, ms }. */
@@ -147,6 +148,40 @@ describe('the npm package', { timeout: 600_000 }, () => {
       server.proc.kill('SIGTERM');
     }
     assert.ok(fs.existsSync(path.join(home(), 'state', 'mcc', 'sessions.db')), 'the SQLite store was written');
+  });
+
+  test('with OTEL_EXPORTER_OTLP_ENDPOINT, mcc serve loads OpenTelemetry from the package and sends the run span on SIGTERM', async () => {
+    const mcc = path.join(dir, 'prefix', 'bin', 'mcc');
+    fs.writeFileSync(path.join(home(), 'tools.yaml'), CATALOG);
+    const bodies = [];
+    const receiver = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (d) => (body += d));
+      req.on('end', () => {
+        bodies.push({ path: req.url, type: req.headers['content-type'], body });
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      });
+    });
+    await new Promise((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const endpoint = `http://127.0.0.1:${receiver.address().port}`;
+    const env = { ...process.env, HOME: home(), MCC_TOKEN: TOKEN, MCC_CACHE_DIR: 'off', OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_BSP_SCHEDULE_DELAY: '60000' };
+    const server = await serve(mcc, ['--port', '0', '--store', 'memory:'], { cwd: home(), env });
+    const client = new Client({ name: 'npm-package-traces', version: '1.0.0' });
+    try {
+      await client.connect(new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } } }));
+      const ran = await client.callTool({ name: 'execute', arguments: { key: 'public.hello', params: { who: 'otel' } } });
+      assert.equal(ran.isError ?? false, false, JSON.stringify(ran));
+    } finally {
+      await client.close();
+    }
+    const exited = new Promise((resolve) => server.proc.once('exit', resolve));
+    server.proc.kill('SIGTERM');
+    assert.equal(await exited, 0);
+    await new Promise((resolve) => receiver.close(resolve));
+    assert.match(server.stderr(), /traces: OTLP\/HTTP to http:\/\/127\.0\.0\.1:/);
+    assert.ok(bodies.length > 0, 'the receiver got an export');
+    assert.ok(bodies.every((b) => b.path === '/v1/traces' && b.type === 'application/json'), JSON.stringify(bodies.map((b) => [b.path, b.type])));
+    assert.ok(bodies.some((b) => b.body.includes('"run public.hello"')), 'the run span was exported');
   });
 
   test('mcc check: a good catalog exits 0, a bad one exits 1 naming file:line', async () => {

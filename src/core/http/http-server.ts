@@ -18,6 +18,8 @@ import { StatefulEndpoint } from './stateful-endpoint';
 import { missingKeyRefusal, serveStateless, statelessRefusal, type Refusal } from './stateless';
 import { ModernEndpoint } from './modern-endpoint';
 import { answerHealth, isHealthPath, REASONS, type Readiness } from './health';
+import { describeMcpRequest, traceHttpRequest } from '../trace/request-span';
+import { NO_SPAN, type TraceSpan } from '../trace/tracing';
 
 export interface HttpServerOptions {
   runtime: Runtime;
@@ -64,7 +66,7 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<McpHttpS
   const onResponse = opts.onResponse;
   const http: Server = createHttpServer((req, res) => {
     if (onResponse) res.once('finish', () => onResponse(res.statusCode));
-    router.handle(req, res).catch((e: unknown) => {
+    traceHttpRequest(req, res, (span) => router.handle(req, res, span)).catch((e: unknown) => {
       logger.error(`request failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
       sendRefusal(res, refusal(500, 'internal server error'));
     });
@@ -140,7 +142,7 @@ class RequestRouter {
     this.origins = allowedOrigins(host, port, this.opts.publicHosts);
   }
 
-  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async handle(req: IncomingMessage, res: ServerResponse, span: TraceSpan = NO_SPAN): Promise<void> {
     // Before the guard: probes have no token and their own Host (health.ts).
     if (isHealthPath(req.url)) return answerHealth(req, res, { ready: this.readiness, accepting: this.accepting });
     const problem = this.guard(req);
@@ -165,6 +167,7 @@ class RequestRouter {
     }
     // 2026-07-28 has no MCP sessions: served per request, on any instance, stateless or not.
     const modern = req.method === 'POST' && (await ModernEndpoint.claims(req, body));
+    describeMcpRequest(span, req, auth.principal, body, modern);
     // Stateless 2025-11-25: a named bucket too.
     const noKey = this.opts.stateless ? missingKeyRefusal(req.headers[SESSION_KEY_HEADER], modern) : undefined;
     if (noKey) return sendStatelessRefusal(res, noKey);

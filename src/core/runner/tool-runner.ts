@@ -77,7 +77,7 @@ export class ToolRunner {
   }
 
   private async run(inner: ToolExecutor, tool: ToolDef, params: Record<string, unknown>, ctx: RunContext): Promise<RunOutcome> {
-    const report = new RunReport(tool, ctx, this.clock);
+    const report = new RunReport(tool, ctx, this.clock, () => this.sandbox.label(tool));
     let transform: string | undefined;
     let timeoutSec: number | undefined;
     try {

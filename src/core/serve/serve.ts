@@ -3,7 +3,8 @@
 // transport (Streamable HTTP with its MCP session limits, or stdio). The
 // stop is ordered so nothing is lost: stop accepting, cancel running tools
 // and let their callers have the answer, close the transport, then close the
-// store (which writes what it still holds, once).
+// store (which writes what it still holds, once), then send the last trace
+// spans when traces are on (trace/open-tracing.ts).
 import { randomBytes } from 'node:crypto';
 import { serveStdio as serveBothOnStdio } from '@modelcontextprotocol/server/stdio';
 import { silentLogger, type Logger } from '../host';
@@ -14,7 +15,8 @@ import { readinessOf } from '../http/health';
 import type { McpSessionLimits } from '../http/mcp-sessions';
 import type { UsersConfig } from '../http/users-file';
 import { openRuntime, type OpenedRuntime, type OpenRuntimeOptions } from '../open-runtime';
-import { createServer } from '../server/create-server';
+import { createServer, SERVER_VERSION } from '../server/create-server';
+import { openTracing } from '../trace/open-tracing';
 import { serverSecrets } from '../secrets';
 import { startServedMetrics, type MetricsOptions, type ServedMetrics } from '../metrics/served-metrics';
 
@@ -78,6 +80,7 @@ export async function startServing(o: ServeOptions): Promise<RunningServer> {
   const logger = o.logger ?? o.runtime.logger ?? silentLogger;
   // Before anything opens: a bad owner or users file is the caller's error to report.
   const authenticator = new Authenticator(o.owner, o.users);
+  const traces = openTracing(process.env, SERVER_VERSION, logger);
   // The owner's token and the users file's are the server's secrets: no tool or log line gets them.
   const secrets = o.runtime.secrets ?? serverSecrets({ ownerToken: o.owner.token, ...(o.users ? { users: o.users } : {}), env: process.env, ...(o.secretFiles ? { files: o.secretFiles } : {}) });
   const metrics = o.metrics ? startServedMetrics(o.metrics, o.owner.principal.user) : undefined;
@@ -126,6 +129,7 @@ export async function startServing(o: ServeOptions): Promise<RunningServer> {
           try {
             await store.close();
           } finally {
+            await traces.flush();
             // Last, so a scrape during the stop still answers.
             await metricsServed?.close();
             metrics?.dispose();

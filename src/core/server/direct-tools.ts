@@ -8,6 +8,7 @@ import { directToolName } from '../catalog/direct-names';
 import { formatSignature } from '../catalog/signature';
 import type { ToolDef } from '../catalog/types';
 import { answerCatalogCall } from './catalog-call';
+import { tracedCall } from './traced-call';
 import { exposure } from '../expose';
 import type { ConnectionContext } from './connection-context';
 import { inputSchemaOf, passThroughSchema } from './tool-schema';
@@ -64,7 +65,7 @@ export class DirectTools {
       // Looked up by key at call time: a reload between listing and calling is answered by the current catalog.
       async (args, extra) => {
         const { params, session } = splitSession(tool, args);
-        return answerCatalogCall(this.server, this.ctx, key, params, extra, { structured: false, session });
+        return tracedCall(this.ctx, extra, name, key, () => answerCatalogCall(this.server, this.ctx, key, params, extra, { structured: false, session }));
       },
     );
   }

@@ -92,7 +92,7 @@ export class SessionStore implements SessionStoreApi {
 
   async list(): Promise<BucketView[]> {
     const now = this.clock.now();
-    const stored = await this.io.read(() => this.storage.list());
+    const stored = await this.io.read(() => this.storage.list(), 'list');
     const ids = new Set(stored.map(([id]) => id));
     // A bucket only a queued touch knows of yet (its first call was a read) is live too.
     const pendingOnly = this.touches.all().filter((t) => !ids.has(t.id)).map((t) => [t.id, undefined] as const);
@@ -153,7 +153,7 @@ export class SessionStore implements SessionStoreApi {
     checkOwner(user, sessionKey);
     const id = bucketIdOf(user, sessionKey);
     this.touches.drop(id);
-    const existed = await this.io.write(id, () => this.storage.remove(id));
+    const existed = await this.io.write(id, () => this.storage.remove(id), 'remove');
     if (existed) this.fire(id, 'clear', user, sessionKey);
   }
 
@@ -208,7 +208,7 @@ export class SessionStore implements SessionStoreApi {
   async sweep(): Promise<number> {
     // Queued refreshes first: a bucket in use must not be swept for its stale stored last use.
     await this.writeTouches();
-    const removed = await this.io.write('(sweep)', () => this.storage.sweep(this.clock.now(), this.ttlMs));
+    const removed = await this.io.write('(sweep)', () => this.storage.sweep(this.clock.now(), this.ttlMs), 'sweep');
     for (const id of removed) this.fire(id, 'expired');
     return removed.length;
   }
@@ -246,7 +246,7 @@ export class SessionStore implements SessionStoreApi {
     const batch = this.touches.take();
     if (batch.length === 0) return;
     try {
-      await this.io.write('(last use)', () => this.storage.touch(batch));
+      await this.io.write('(last use)', () => this.storage.touch(batch), 'touch');
     } catch {
       // Logged by write(); keep them for the next try unless newer ones came meanwhile.
       for (const t of batch) if (!this.touches.get(t.id)) this.touches.add(t);

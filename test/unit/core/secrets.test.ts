@@ -18,11 +18,11 @@ test('the users file says which variables its tokens came from', () => {
 });
 
 test('serverSecrets: MCC_TOKEN, the referenced names, the tokens, the hashes and the referenced values', () => {
-  const env = { A_TOKEN: 'a-token-0123456789abc', B_HASH: SHA, PART: 'p', OTHER: 'x' };
+  const env = { A_TOKEN: 'a-token-0123456789abc', B_HASH: SHA, PART: 'p', OTHER: 'x', OTEL_EXPORTER_OTLP_HEADERS: 'api-key=vendor-key-0123456789' };
   const users = parseUsers('users:\n  - {user: a, token: "${A_TOKEN}"}\n  - {user: b, token_sha256: $B_HASH}\n  - {user: c, token: "pre-${PART}-fixed-text"}\n', 'u.yaml', env);
   const s = serverSecrets({ ownerToken: 'owner-token-0123456789', users, env });
-  assert.deepEqual([...s.names].sort(), ['A_TOKEN', 'B_HASH', 'MCC_TOKEN', 'PART']);
-  for (const v of ['owner-token-0123456789', 'a-token-0123456789abc', SHA, SHA.toUpperCase(), 'pre-p-fixed-text']) assert.ok(s.values.includes(v), v);
+  assert.deepEqual([...s.names].sort(), ['A_TOKEN', 'B_HASH', 'MCC_TOKEN', 'OTEL_EXPORTER_OTLP_HEADERS', 'OTEL_EXPORTER_OTLP_TRACES_HEADERS', 'PART']);
+  for (const v of ['owner-token-0123456789', 'a-token-0123456789abc', SHA, SHA.toUpperCase(), 'pre-p-fixed-text', 'api-key=vendor-key-0123456789']) assert.ok(s.values.includes(v), v);
   assert.ok(!s.values.includes('p'), 'a short value alone is no secret to scrub');
   assert.ok(holdsSecret('PART', 'p', s));
   assert.ok(holdsSecret('AUTH', 'Bearer owner-token-0123456789', s));

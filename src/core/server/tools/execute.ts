@@ -3,6 +3,7 @@ import { keptObject } from '../tool-schema';
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/server';
 import type { ConnectionContext } from '../connection-context';
 import { answerCatalogCall } from '../catalog-call';
+import { tracedCall } from '../traced-call';
 import { SESSION_ARG } from './session-arg';
 
 /** What execute answers as structuredContent, failures included (code -1 when nothing ran). */
@@ -42,6 +43,6 @@ export function registerExecute(server: McpServer, ctx: ConnectionContext): Regi
       annotations: { readOnlyHint: false, openWorldHint: true },
     },
     // Asks the user for missing required params first when the client can show a form (catalog-call.ts).
-    async ({ key, params, session }, extra) => answerCatalogCall(server, ctx, key, params, extra, { structured: true, session }),
+    async ({ key, params, session }, extra) => tracedCall(ctx, extra, 'execute', key, () => answerCatalogCall(server, ctx, key, params, extra, { structured: true, session })),
   );
 }

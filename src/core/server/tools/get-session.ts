@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import type { McpServer } from '@modelcontextprotocol/server';
+import { tracedCall } from '../traced-call';
 import { toMcpResult, type ConnectionContext } from '../connection-context';
 import { SESSION_ARG } from './session-arg';
 import { fail } from '../../tool-result';
@@ -22,11 +23,12 @@ export function registerGetSession(server: McpServer, ctx: ConnectionContext): v
       inputSchema: GET_SESSION_INPUT,
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
-    async ({ name, session }, extra) => {
-      const bucket = ctx.bucketFor(extra, session);
-      if ('refused' in bucket) return toMcpResult(fail(bucket.refused));
-      const call = { clientName: ctx.clientName(), ...(bucket.fresh ? { freshBucket: true } : {}) };
-      return toMcpResult(await ctx.runtime.calls.getSession(ctx.principal, bucket.key, name, call));
-    },
+    async ({ name, session }, extra) =>
+      tracedCall(ctx, extra, 'get_session', undefined, async () => {
+        const bucket = ctx.bucketFor(extra, session);
+        if ('refused' in bucket) return toMcpResult(fail(bucket.refused));
+        const call = { clientName: ctx.clientName(), ...(bucket.fresh ? { freshBucket: true } : {}) };
+        return toMcpResult(await ctx.runtime.calls.getSession(ctx.principal, bucket.key, name, call));
+      }),
   );
 }

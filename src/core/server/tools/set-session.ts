@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { keptObject } from '../tool-schema';
 import type { McpServer } from '@modelcontextprotocol/server';
 import { handleNote, toMcpResult, type ConnectionContext } from '../connection-context';
+import { tracedCall } from '../traced-call';
 import { SESSION_ARG, SESSION_HELP } from './session-arg';
 import { fail } from '../../tool-result';
 
@@ -31,12 +32,13 @@ export function registerSetSession(server: McpServer, ctx: ConnectionContext): v
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     // Only the name is audited: values may be secrets.
-    async ({ name, value, session }, extra) => {
-      const bucket = ctx.bucketFor(extra, session);
-      if ('refused' in bucket) return toMcpResult(fail(bucket.refused));
-      const r = await ctx.runtime.calls.setSession(ctx.principal, bucket.key, name, value, { clientName: ctx.clientName() });
-      // A caller without a bucket has one now: tell it the handle that reaches it again.
-      return toMcpResult(bucket.fresh && !r.isError ? { ...r, text: `${r.text} ${handleNote(bucket.key)}`, structured: { session: bucket.key } } : r);
-    },
+    async ({ name, value, session }, extra) =>
+      tracedCall(ctx, extra, 'set_session', undefined, async () => {
+        const bucket = ctx.bucketFor(extra, session);
+        if ('refused' in bucket) return toMcpResult(fail(bucket.refused));
+        const r = await ctx.runtime.calls.setSession(ctx.principal, bucket.key, name, value, { clientName: ctx.clientName() });
+        // A caller without a bucket has one now: tell it the handle that reaches it again.
+        return toMcpResult(bucket.fresh && !r.isError ? { ...r, text: `${r.text} ${handleNote(bucket.key)}`, structured: { session: bucket.key } } : r);
+      }),
   );
 }
