@@ -12,6 +12,7 @@ import { shellQuote } from '../../template/quote';
 import { pythonRunnerPath } from '../assets';
 import { stopReasonOf } from '../../tool-run/errors';
 import { DEFAULT_MAX_OUTPUT_BYTES } from '../../runner/capped-output';
+import { launchOf, type Wrap } from '../../sandbox/launch-of';
 
 export type StopReason = 'timeout' | 'cancelled' | 'shutdown';
 
@@ -29,7 +30,7 @@ export interface PythonRunSpec {
   /** Unix limits (mem_mb, cpu_sec, ...), set by /bin/sh before it execs the interpreter. */
   limits?: Limits;
   /** The sandbox's wrapper of the command, when the tool has one. */
-  wrap?: (file: string, args: readonly string[]) => { file: string; args: string[] };
+  wrap?: Wrap;
 }
 
 export interface PythonRunResult {
@@ -60,7 +61,7 @@ const DRAIN_MS = 300;
  * sandbox when `wrap` is given.
  */
 export function spawnRunner(file: string, args: string[], o: { cwd: string; env: NodeJS.ProcessEnv; wrap?: PythonRunSpec['wrap'] }) {
-  const run = o.wrap ? o.wrap(file, args) : { file, args };
+  const run = launchOf(file, args, o.wrap);
   return spawn(run.file, run.args, { cwd: o.cwd, env: o.env, stdio: ['pipe', 'pipe', 'pipe', 'pipe'], detached: true, windowsHide: true });
 }
 
