@@ -3,6 +3,7 @@
 // process that starts every child so that no fork copies the server's large
 // heap, and, where no spawner can run, in the server itself.
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 
 export type PtyModule = typeof import('node-pty');
 
@@ -16,11 +17,15 @@ export interface LaunchRequest {
   stdin?: string;
   /** Pty mode: the terminal's name and size. */
   term?: { name: string; cols: number; rows: number };
+  /** `file` is bwrap: report its init in the sandbox's PID namespace (process-tree.ts). */
+  sandboxed?: boolean;
 }
 
 export interface LaunchEvents {
   /** The child runs, leader of its own process group (pid = pgid). */
   spawned(pid: number): void;
+  /** A sandboxed run: the pid of bwrap's init (as this process sees it). */
+  init?(pid: number): void;
   /** Pipe mode: bytes of stdout or stderr; pty mode: text of the terminal (stream 'stdout'). */
   data(stream: 'stdout' | 'stderr', data: Buffer | string): void;
   /** Pipe mode: a signal's name; pty mode: its number (0: none). */
@@ -58,6 +63,7 @@ function pipesHere(req: LaunchRequest, ev: LaunchEvents): LaunchControl {
   child.once('error', (e: NodeJS.ErrnoException) => ev.error({ message: e.message, ...(e.code ? { code: e.code } : {}) }));
   if (child.pid === undefined) return NOTHING;
   ev.spawned(child.pid);
+  if (req.sandboxed) watchInit(child.pid, ev);
   if (req.stdin !== undefined && child.stdin) {
     child.stdin.on('error', () => undefined); // EPIPE: the tool did not read it all
     child.stdin.end(req.stdin);
@@ -89,6 +95,7 @@ function ptyHere(req: LaunchRequest, ev: LaunchEvents, loadPty: () => PtyModule)
     return NOTHING;
   }
   ev.spawned(term.pid);
+  if (req.sandboxed) watchInit(term.pid, ev);
   // Data that comes after the exit is still passed on: the run reads the
   // terminal until it has ended the process tree (run-child.ts).
   const dataSub = term.onData((d) => ev.data('stdout', d));
@@ -97,4 +104,25 @@ function ptyHere(req: LaunchRequest, ev: LaunchEvents, loadPty: () => PtyModule)
     ev.exit(exitCode, signal ?? 0);
   });
   return { write: (d) => term.write(d), end: () => dataSub.dispose() };
+}
+
+// bwrap starts its init within a few ms; its pid is read while bwrap runs,
+// since once bwrap has exited nothing links the two any more.
+const INIT_LOOKS = 100;
+
+function watchInit(bwrap: number, ev: LaunchEvents): void {
+  if (process.platform !== 'linux' || !ev.init) return;
+  let looks = 0;
+  const look = (): void => {
+    let text: string;
+    try {
+      text = readFileSync(`/proc/${bwrap}/task/${bwrap}/children`, 'utf8');
+    } catch {
+      return; // bwrap is gone, or the kernel cannot say
+    }
+    const first = Number.parseInt(text, 10);
+    if (Number.isInteger(first)) ev.init?.(first);
+    else if (++looks < INIT_LOOKS) setTimeout(look, 1).unref();
+  };
+  setImmediate(look).unref();
 }

@@ -86,6 +86,8 @@ function launcherOf(spec: ChildSpec): Launcher {
  */
 interface Started {
   pid(): number;
+  /** A sandboxed run: how its end is waited for (process-tree.ts). */
+  sandbox(): { init?: number } | undefined;
   aborted(): boolean;
   /** The kill the abort started, if any. */
   killing(): Promise<unknown> | undefined;
@@ -97,6 +99,7 @@ type Handlers = Pick<LaunchEvents, 'data' | 'exit'> & { close?: () => void; sett
 
 function start(spec: ChildSpec, req: LaunchRequest, h: Handlers): Started {
   let pid: number | undefined;
+  let init: number | undefined;
   let exited = false;
   let aborted = false;
   let killing: Promise<unknown> | undefined;
@@ -111,6 +114,7 @@ function start(spec: ChildSpec, req: LaunchRequest, h: Handlers): Started {
       pid = p;
       if (aborted) onAbort();
     },
+    init: (p) => (init = p),
     data: h.data,
     exit: (code, sig) => {
       exited = true;
@@ -133,6 +137,7 @@ function start(spec: ChildSpec, req: LaunchRequest, h: Handlers): Started {
   else spec.signal.addEventListener('abort', onAbort, { once: true });
   return {
     pid: () => pid as number,
+    sandbox: () => (spec.wrap ? (init !== undefined ? { init } : {}) : undefined),
     aborted: () => aborted,
     killing: () => killing,
     write: (d) => control.write(d),
@@ -154,7 +159,7 @@ function runWithPipes(spec: ChildSpec): Promise<ChildResult> {
     let closed = false;
     let onClosed = (): void => undefined;
     const closedPromise = new Promise<void>((r) => (onClosed = r));
-    const req: LaunchRequest = { mode: 'pipe', file: run.file, args: run.args, env: spec.env, ...(spec.cwd !== undefined ? { cwd: spec.cwd } : {}), ...(spec.stdin !== undefined ? { stdin: spec.stdin } : {}) };
+    const req: LaunchRequest = { mode: 'pipe', file: run.file, args: run.args, env: spec.env, sandboxed: spec.wrap !== undefined, ...(spec.cwd !== undefined ? { cwd: spec.cwd } : {}), ...(spec.stdin !== undefined ? { stdin: spec.stdin } : {}) };
     const s: Started = start(spec, req, {
       data: (stream, d) => sinks[stream](typeof d === 'string' ? Buffer.from(d) : d),
       close: () => ((closed = true), onClosed()),
@@ -164,7 +169,7 @@ function runWithPipes(spec: ChildSpec): Promise<ChildResult> {
         const pid = s.pid();
         void (async () => {
           await s.killing();
-          await killProcessTree(pid, spec.killGraceMs, true);
+          await killProcessTree(pid, spec.killGraceMs, true, s.sandbox());
           if (!closed) await Promise.race([closedPromise, new Promise((r) => setTimeout(r, CLOSE_WAIT_MS))]);
           s.control().end();
           resolve({ pid, code, signal: signalNumber(sig), stdout, stderr, aborted: s.aborted(), terminal: false });
@@ -193,7 +198,7 @@ function runInPty(spec: ChildSpec): Promise<ChildResult> {
     // The whole drain script runs inside the sandbox: the terminal is the tool's own.
     const run = launchOf(SHELL, drainedShellArgs(token, spec.args), spec.wrap);
     const term = { name: spec.env.TERM ?? 'xterm-256color', cols: PTY_COLS, rows: PTY_ROWS };
-    const req: LaunchRequest = { mode: 'pty', file: run.file, args: run.args, env: spec.env, cwd: spec.cwd ?? process.cwd(), term };
+    const req: LaunchRequest = { mode: 'pty', file: run.file, args: run.args, env: spec.env, cwd: spec.cwd ?? process.cwd(), term, sandboxed: spec.wrap !== undefined };
     const output = readTerminal(spec, token, (d) => s.write(d));
     const s: Started = start(spec, req, {
       data: (_stream, d) => output.feed(typeof d === 'string' ? d : d.toString('utf8')),
@@ -203,7 +208,7 @@ function runInPty(spec: ChildSpec): Promise<ChildResult> {
         const pid = s.pid();
         void (async () => {
           await s.killing();
-          await killProcessTree(pid, spec.killGraceMs, true);
+          await killProcessTree(pid, spec.killGraceMs, true, s.sandbox());
           const stdout = output.end();
           s.control().end();
           const sig = signalNumber(signal);

@@ -86,6 +86,7 @@ class Spawner {
     const ev = this.runs.get(msg.id);
     if (!ev) return;
     if (msg.t === 'spawned') ev.spawned(msg.pid);
+    else if (msg.t === 'init') ev.init?.(msg.pid);
     else if (msg.t === 'data') ev.data(msg.stream, msg.data);
     else if (msg.t === 'exit') ev.exit(msg.code, msg.signal);
     else if (msg.t === 'close') ev.close();

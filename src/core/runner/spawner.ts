@@ -17,6 +17,7 @@ export type ToSpawner = { t: 'launch'; id: number; req: LaunchRequest } | { t: '
 export type FromSpawner =
   | { t: 'hello' }
   | { t: 'spawned'; id: number; pid: number }
+  | { t: 'init'; id: number; pid: number }
   | { t: 'data'; id: number; stream: 'stdout' | 'stderr'; data: Buffer | string }
   | { t: 'exit'; id: number; code: number | null; signal: string | number | null }
   | { t: 'close'; id: number }
@@ -35,6 +36,7 @@ const send = (msg: FromSpawner): void => {
 function eventsOf(id: number): LaunchEvents {
   return {
     spawned: (pid) => send({ t: 'spawned', id, pid }),
+    init: (pid) => send({ t: 'init', id, pid }),
     data: (stream, data) => send({ t: 'data', id, stream, data }),
     exit: (code, signal) => send({ t: 'exit', id, code, signal }),
     close: () => send({ t: 'close', id }),

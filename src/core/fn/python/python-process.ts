@@ -99,7 +99,7 @@ export function startPython(spec: PythonRunSpec): PythonRunHandle {
       spec.signal?.removeEventListener('abort', onAbort);
       // Whatever the tool left running in its group ends with the interpreter,
       // as after an exec run; the call is over once it is gone.
-      const reaped = child.pid !== undefined ? killProcessTree(child.pid, KILL_GRACE_MS, true).catch(() => false) : Promise.resolve(true);
+      const reaped = child.pid !== undefined ? killProcessTree(child.pid, KILL_GRACE_MS, true, spec.wrap ? {} : undefined).catch(() => false) : Promise.resolve(true);
       void Promise.race([Promise.all([out.ended, err.ended, res.ended]), sleep(DRAIN_MS)]).then(async () => {
         await reaped;
         for (const s of [child.stdout, child.stderr, resultPipe]) s?.destroy();
