@@ -138,7 +138,7 @@ async function sandboxGone(pgid: number, init: number | undefined, ms: number): 
   const pids = new Set(left.map((p) => p.pid));
   // bwrap's init is the one whose parent (bwrap) was outside the namespace.
   const inits = left.filter((p) => !pids.has(p.ppid));
-  if (left.length === 1 && inits.length === 1 && hasNoChildren((inits[0] as ProcInfo).pid)) return true;
+  if (left.length === 1 && inits.length === 1 && hasNoChildren((inits[0]).pid)) return true;
   return waitPidsGone([...pids], ms);
 }
 
