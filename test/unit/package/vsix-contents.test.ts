@@ -11,7 +11,7 @@ import { inflateRawSync } from 'node:zlib';
 const root = join(__dirname, '..', '..', '..', '..');
 const target = `${process.platform}-${process.arch}`;
 const vsixPath = join(root, 'dist-vsix', `mcc-vscode-${target}.vsix`);
-const INPUTS = ['dist/extension.js', 'dist/mcc_runner.py', 'dist/worker.js', 'package.json', '.vscodeignore', 'README.md', 'CHANGELOG.md', 'LICENSE'];
+const INPUTS = ['dist/extension.js', 'dist/mcc_runner.py', 'dist/spawner.js', 'dist/worker.js', 'package.json', '.vscodeignore', 'README.md', 'CHANGELOG.md', 'LICENSE'];
 
 interface ZipEntry {
   name: string;
@@ -84,6 +84,7 @@ void describe('VSIX contents', { timeout: 180_000 }, () => {
       'package.json',
       'dist/extension.js',
       'dist/mcc_runner.py',
+      'dist/spawner.js',
       'dist/worker.js',
       'media/icon.png',
       'media/mcc.svg',
@@ -109,6 +110,7 @@ void describe('VSIX contents', { timeout: 180_000 }, () => {
       'changelog.md',
       'dist/extension.js',
       'dist/mcc_runner.py',
+      'dist/spawner.js',
       'dist/worker.js',
       'media/icon.png',
       'media/mcc.svg',
