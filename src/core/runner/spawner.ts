@@ -33,14 +33,17 @@ const send = (msg: FromSpawner): void => {
   process.stdout.write(frame(msg));
 };
 
-function eventsOf(id: number): LaunchEvents {
+function eventsOf(id: number, forget: () => void): LaunchEvents {
   return {
     spawned: (pid) => send({ t: 'spawned', id, pid }),
     init: (pid) => send({ t: 'init', id, pid }),
     data: (stream, data) => send({ t: 'data', id, stream, data }),
     exit: (code, signal) => send({ t: 'exit', id, code, signal }),
     close: () => send({ t: 'close', id }),
-    error: (e) => send({ t: 'error', id, ...e }),
+    error: (e) => {
+      forget();
+      send({ t: 'error', id, ...e });
+    },
   };
 }
 
@@ -52,7 +55,11 @@ function main(): void {
     'data',
     frameReader((m) => {
       const msg = m as ToSpawner;
-      if (msg.t === 'launch') runs.set(msg.id, launchHere(msg.req, eventsOf(msg.id), loadPty));
+      if (msg.t === 'launch') {
+        let failed = false;
+        const control = launchHere(msg.req, eventsOf(msg.id, () => ((failed = true), runs.delete(msg.id))), loadPty);
+        if (!failed) runs.set(msg.id, control);
+      }
       else if (msg.t === 'write') runs.get(msg.id)?.write(msg.data);
       else {
         runs.get(msg.id)?.end();
