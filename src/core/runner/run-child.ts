@@ -124,6 +124,8 @@ function start(spec: ChildSpec, req: LaunchRequest, h: Handlers): Started {
     close: () => h.close?.(),
     error: (e) => {
       done();
+      // Lost after the end was reported: the run finishes as it is (its streams close or time out).
+      if (exited) return;
       if (pid === undefined && e.code === SPAWNER_NEVER_STARTED) return h.settle.resolve(h.retry());
       if (e.pty) return h.settle.reject(new PtySpawnError(e.message));
       if (pid === undefined) return h.settle.reject(Object.assign(new Error(e.message), e.code ? { code: e.code } : {}));
