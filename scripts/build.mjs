@@ -101,6 +101,11 @@ if (existsSync('src/extension/extension.ts')) {
 if (existsSync('src/core/fn/js/worker.ts')) {
   entries.push({ entryPoints: ['src/core/fn/js/worker.ts'], outfile: 'dist/worker.js', ...compact });
 }
+// The spawner: the small helper process that starts every tool's process
+// (src/core/runner/spawner.ts), loaded from beside the bundle.
+if (existsSync('src/core/runner/spawner.ts')) {
+  entries.push({ entryPoints: ['src/core/runner/spawner.ts'], outfile: 'dist/spawner.js', ...compact });
+}
 for (const e of entries) await build({ ...common, ...e });
 
 // Runtime assets that are loaded from disk, not bundled.

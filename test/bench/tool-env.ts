@@ -1,6 +1,7 @@
 // The environment of a tool's subprocess (runner/env.ts): built for a usual
 // store, a bucket at the 1 MiB limit (its JSON goes to MCC_CTX_FILE) and a
-// caller of 5,000 tools; and `exec true` on pipes with a usual and a full store.
+// caller of 5,000 tools (as a plain list, and frozen as the server keeps
+// it); and `exec true` on pipes with a usual and a full store.
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { execTool } from '../unit/catalog/tooldef';
@@ -14,6 +15,8 @@ const STORE = { user: 'bench', email: '', groups: ['admin'], tools: [] as string
 const FULL_STORE: Record<string, unknown> = { ...STORE };
 for (let i = 0; i < 16; i++) FULL_STORE[`v${i}`] = 'x'.repeat(65000);
 const MANY_TOOLS_STORE = { ...STORE, tools: Array.from({ length: 5000 }, (_, i) => `group_${i % 50}.tool_${i}`) };
+// As the server keeps a caller's identity (access-cache.ts): frozen, the same object each call.
+const FROZEN_TOOLS_STORE = { ...STORE, tools: Object.freeze([...MANY_TOOLS_STORE.tools]) };
 const SERVER = serverEnv();
 
 const trueTool = execTool('true', [], { groups: ['bench'], source: { file: join(FIXTURES, 'bench.yaml'), line: 1 }, catalogDir: FIXTURES });
@@ -37,6 +40,7 @@ export const toolEnv: BenchGroup = {
     { name: 'tool env, usual store', calls: 5000, warmup: 200, once: () => envOnce(STORE) },
     { name: 'tool env, 1 MiB store (file)', calls: 500, warmup: 20, once: () => envOnce(FULL_STORE) },
     { name: 'tool env, 5,000 tool keys', calls: 1000, warmup: 50, once: () => envOnce(MANY_TOOLS_STORE) },
+    { name: 'tool env, 5,000 tool keys (frozen, as served)', calls: 1000, warmup: 50, once: () => envOnce(FROZEN_TOOLS_STORE) },
     { name: 'exec true (pipe), usual store', calls: 200, warmup: 10, once: () => runExec(STORE) },
     { name: 'exec true (pipe), 1 MiB store', calls: 200, warmup: 10, once: () => runExec(FULL_STORE) },
   ],

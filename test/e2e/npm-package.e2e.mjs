@@ -25,7 +25,7 @@ const manifest = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'),
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const TOKEN = 'npm-package-owner-token-0123456789';
 // What runs, and nothing else: no maps, sources, tests, VSIX or the extension's bundle.
-const PACKED = ['CHANGELOG.md', 'LICENSE', 'README.md', 'package.json', 'dist/cli.js', 'dist/cli-main.js', 'dist/catalog-prefetch.js', 'dist/lib-js-yaml.js', 'dist/lib-nunjucks.js', 'dist/lib-tinyglobby.js', 'dist/lib-yaml.js', 'dist/worker.js', 'dist/sqlite-writer.js', 'dist/redis-storage.js', 'dist/server-metrics.js', 'dist/otel-tracing.js', 'dist/mcc_runner.py'];
+const PACKED = ['CHANGELOG.md', 'LICENSE', 'README.md', 'package.json', 'dist/cli.js', 'dist/cli-main.js', 'dist/catalog-prefetch.js', 'dist/lib-js-yaml.js', 'dist/lib-nunjucks.js', 'dist/lib-tinyglobby.js', 'dist/lib-yaml.js', 'dist/worker.js', 'dist/spawner.js', 'dist/sqlite-writer.js', 'dist/redis-storage.js', 'dist/server-metrics.js', 'dist/otel-tracing.js', 'dist/mcc_runner.py'];
 const CATALOG = 'tools:\n  - name: hello\n    exec: echo hello {{ who | quote }}\n    params:\n      - name: who\n        type: str\n    pty: true\n';
 
 /** Runs a command to its end; resolves { code, stdout, stderr, ms }. */

@@ -10,7 +10,7 @@
 //   too large, over the budget, or a string holding a NUL character (no
 //   environment variable can carry one; the JSON escapes it as \u0000).
 import { randomUUID } from 'node:crypto';
-import { rmSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, unlinkSync, writevSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { envBudget, envEntryBytes, type EnvBudget } from './env-limits';
@@ -39,10 +39,10 @@ export function contextEnv(store: Record<string, unknown>, budget: EnvBudget = e
   const vars: Record<string, string> = {};
   const json = storeJson(store);
   let file: string | undefined;
-  let used = envEntryBytes(CTX_PREFIX, json);
-  if (used <= budget.ctx) vars[CTX_PREFIX] = json;
+  let used = Buffer.byteLength(CTX_PREFIX) + json.bytes + 10; // as envEntryBytes counts it
+  if (used <= budget.ctx) vars[CTX_PREFIX] = json.text();
   else {
-    file = writeContextFile(json, dir);
+    file = writeContextFile(json.bytesOf(), dir);
     vars[CTX_FILE] = file;
     used = envEntryBytes(CTX_FILE, file);
   }
@@ -59,7 +59,7 @@ export function contextEnv(store: Record<string, unknown>, budget: EnvBudget = e
     spent += c.bytes;
   }
   if (omitted.length > 0) vars[CTX_OMITTED] = nameList(omitted.sort(), budget.omitted);
-  return { vars, dispose: () => (file !== undefined ? rmSync(file, { force: true }) : undefined) };
+  return { vars, dispose: () => (file !== undefined ? removeFile(file) : undefined) };
 }
 
 // Smallest first, so that a few large values never crowd out the small ones.
@@ -80,6 +80,9 @@ function candidates(store: Record<string, unknown>): Candidate[] {
 // the spawn. Frozen values cannot change, so their JSON is kept.
 interface FrozenFacts {
   json: string;
+  /** The JSON's UTF-8 bytes, made the first time the store goes to a file. */
+  utf8?: Buffer;
+  jsonBytes: number;
   /** envEntryBytes by variable name. */
   bytes: Map<string, number>;
 }
@@ -89,7 +92,10 @@ const frozenFacts = new WeakMap<object, FrozenFacts>();
 function factsOf(v: unknown): FrozenFacts | undefined {
   if (v === null || typeof v !== 'object' || !Object.isFrozen(v)) return undefined;
   let facts = frozenFacts.get(v);
-  if (!facts) frozenFacts.set(v, (facts = { json: JSON.stringify(v), bytes: new Map() }));
+  if (!facts) {
+    const json = JSON.stringify(v);
+    frozenFacts.set(v, (facts = { json, jsonBytes: Buffer.byteLength(json), bytes: new Map() }));
+  }
   return facts;
 }
 
@@ -105,14 +111,37 @@ function frozenBytes(name: string, v: unknown, value: string): number {
   return bytes;
 }
 
-/** JSON.stringify(store), with the JSON of frozen values reused. */
-function storeJson(store: Record<string, unknown>): string {
-  const parts: string[] = [];
+/** JSON.stringify(store) in parts, with its size; a frozen value's JSON (and its bytes) is reused. */
+interface StoreJson {
+  bytes: number;
+  text(): string;
+  /** The UTF-8 bytes in pieces, without encoding (or copying) the frozen values again. */
+  bytesOf(): Buffer[];
+}
+
+// With thousands of tools the JSON is a few hundred KiB: joining it into one
+// string and encoding that for the file cost more than the spawn, so the
+// parts go to the file as bytes, the frozen ones as kept.
+function storeJson(store: Record<string, unknown>): StoreJson {
+  const parts: Array<string | FrozenFacts> = [];
+  let bytes = 1;
   for (const [k, v] of Object.entries(store)) {
     if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
-    parts.push(`${JSON.stringify(k)}:${jsonOf(v)}`);
+    const head = `${parts.length > 0 ? ',' : '{'}${JSON.stringify(k)}:`;
+    const facts = factsOf(v);
+    const tail = facts ?? JSON.stringify(v);
+    parts.push(head, tail);
+    bytes += Buffer.byteLength(head) + (typeof tail === 'string' ? Buffer.byteLength(tail) : tail.jsonBytes);
   }
-  return `{${parts.join(',')}}`;
+  if (parts.length === 0) bytes += 1; // '{' of an empty object
+  return {
+    bytes,
+    text: () => `${parts.length === 0 ? '{' : ''}${parts.map((p) => (typeof p === 'string' ? p : p.json)).join('')}}`,
+    bytesOf: () => {
+      const bufs = parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : (p.utf8 ??= Buffer.from(p.json))));
+      return [...(parts.length === 0 ? [Buffer.from('{')] : []), ...bufs, Buffer.from('}')];
+    },
+  };
 }
 
 function nameList(names: string[], max: number): string {
@@ -129,13 +158,39 @@ function nameList(names: string[], max: number): string {
 }
 
 // tmpdir() only here: it reads the environment, which costs more than the rest of a small store.
-function writeContextFile(json: string, dir: string = tmpdir()): string {
+function writeContextFile(json: Buffer[], dir: string = tmpdir()): string {
   const file = join(dir, `mcc-ctx-${randomUUID()}.json`);
   try {
     // 'wx': never through a file or link someone else put there.
-    writeFileSync(file, json, { mode: 0o600, flag: 'wx' });
+    const fd = openSync(file, 'wx', 0o600);
+    try {
+      writeAll(fd, json);
+    } catch (e) {
+      removeFile(file); // e.g. a full disk: no partial file is left behind
+      throw e;
+    } finally {
+      closeSync(fd);
+    }
   } catch (e) {
     throw new ToolInputError(`the session store is too large for the environment and could not be written to ${file}: ${(e as Error).message}`);
   }
   return file;
+}
+
+function writeAll(fd: number, bufs: Buffer[]): void {
+  const left = bufs.filter((b) => b.length > 0);
+  while (left.length > 0) {
+    let n = writevSync(fd, left);
+    // A short write (rare on a file): go on from where it stopped.
+    while (left.length > 0 && n >= (left[0]).length) n -= (left.shift() as Buffer).length;
+    if (n > 0 && left.length > 0) left[0] = (left[0]).subarray(n);
+  }
+}
+
+function removeFile(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch {
+    // already gone
+  }
 }

@@ -6,6 +6,7 @@ import { Emitter } from '../host';
 import { ToolInputError } from '../tool-run/errors';
 import type { ToolBase } from '../catalog/types';
 import { bwrapArgs, isVisible, type SandboxRun } from './bwrap-args';
+import type { Wrap } from './launch-of';
 import { probeSandbox, type ProbeOptions } from './probe';
 import { profileOf, sandboxLabel, type SandboxKind, type SandboxProfile, type ServerSandbox } from './profile';
 
@@ -20,10 +21,7 @@ export interface SandboxOptions {
   probe?: ProbeOptions;
 }
 
-export interface Launch {
-  file: string;
-  args: string[];
-}
+export type { Launch } from './launch-of';
 
 /** A run set up for its sandbox: the environment to start with, and the wrapper of its command. */
 export interface SandboxedStart {
@@ -31,7 +29,7 @@ export interface SandboxedStart {
   profile: SandboxProfile;
   env: Record<string, string>;
   /** `file args` as started inside the sandbox: bwrap, its options, `--`, then the command. */
-  readonly wrap: (file: string, args: readonly string[]) => Launch;
+  readonly wrap: Wrap;
 }
 
 type Tool = Pick<ToolBase, 'key' | 'sandbox' | 'catalogDir'>;

@@ -11,7 +11,7 @@ import { inflateRawSync } from 'node:zlib';
 const root = join(__dirname, '..', '..', '..', '..');
 const target = `${process.platform}-${process.arch}`;
 const vsixPath = join(root, 'dist-vsix', `mcc-vscode-${target}.vsix`);
-const INPUTS = ['dist/extension.js', 'dist/mcc_runner.py', 'dist/worker.js', 'dist/otel-tracing.js', 'package.json', '.vscodeignore', 'README.md', 'CHANGELOG.md', 'LICENSE'];
+const INPUTS = ['dist/extension.js', 'dist/mcc_runner.py', 'dist/spawner.js', 'dist/worker.js', 'dist/otel-tracing.js', 'package.json', '.vscodeignore', 'README.md', 'CHANGELOG.md', 'LICENSE'];
 
 interface ZipEntry {
   name: string;
@@ -85,6 +85,7 @@ void describe('VSIX contents', { timeout: 180_000 }, () => {
       'dist/extension.js',
       'dist/mcc_runner.py',
       'dist/otel-tracing.js',
+      'dist/spawner.js',
       'dist/worker.js',
       'media/icon.png',
       'media/mcc.svg',
@@ -111,6 +112,7 @@ void describe('VSIX contents', { timeout: 180_000 }, () => {
       'dist/extension.js',
       'dist/mcc_runner.py',
       'dist/otel-tracing.js',
+      'dist/spawner.js',
       'dist/worker.js',
       'media/icon.png',
       'media/mcc.svg',

@@ -3,6 +3,7 @@
 // exactly what the plain JSON would be, whether a value is frozen or not.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync, existsSync } from 'node:fs';
 import { contextEnv } from '../../../src/core/runner/ctx-env';
 import { envBudget } from '../../../src/core/runner/env-limits';
 
@@ -37,5 +38,24 @@ describe('contextEnv with frozen identity values', () => {
       a.dispose();
       b.dispose();
     }
+  });
+
+  test('a store too large for MCC_CTX goes to a file holding exactly its JSON, removed by dispose', () => {
+    const keys = Object.freeze(manyKeys(5000).map((k, i) => (i % 7 === 0 ? `${k}_é` : k)));
+    const big = { ...store(keys), note: 'ünïcode ✓', nul: 'a\u0000b' };
+    for (const s of [big, { ...big, tools: [...keys] }]) {
+      const c = contextEnv(s, envBudget(2 * 1024 * 1024));
+      const file = c.vars.MCC_CTX_FILE;
+      assert.equal(readFileSync(file, 'utf8'), JSON.stringify(s));
+      assert.equal(c.vars.MCC_CTX, undefined);
+      c.dispose();
+      assert.equal(existsSync(file), false);
+      c.dispose(); // twice is fine
+    }
+  });
+
+  test('MCC_CTX of an empty store and of a small one is their JSON', () => {
+    assert.equal(contextEnv({}).vars.MCC_CTX, '{}');
+    assert.equal(contextEnv({ a: undefined, b: 'x' }).vars.MCC_CTX, '{"b":"x"}');
   });
 });

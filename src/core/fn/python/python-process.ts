@@ -12,6 +12,7 @@ import { shellQuote } from '../../template/quote';
 import { pythonRunnerPath } from '../assets';
 import { stopReasonOf } from '../../tool-run/errors';
 import { DEFAULT_MAX_OUTPUT_BYTES } from '../../runner/capped-output';
+import { launchOf, type Wrap } from '../../sandbox/launch-of';
 
 export type StopReason = 'timeout' | 'cancelled' | 'shutdown';
 
@@ -29,7 +30,7 @@ export interface PythonRunSpec {
   /** Unix limits (mem_mb, cpu_sec, ...), set by /bin/sh before it execs the interpreter. */
   limits?: Limits;
   /** The sandbox's wrapper of the command, when the tool has one. */
-  wrap?: (file: string, args: readonly string[]) => { file: string; args: string[] };
+  wrap?: Wrap;
 }
 
 export interface PythonRunResult {
@@ -60,7 +61,7 @@ const DRAIN_MS = 300;
  * sandbox when `wrap` is given.
  */
 export function spawnRunner(file: string, args: string[], o: { cwd: string; env: NodeJS.ProcessEnv; wrap?: PythonRunSpec['wrap'] }) {
-  const run = o.wrap ? o.wrap(file, args) : { file, args };
+  const run = launchOf(file, args, o.wrap);
   return spawn(run.file, run.args, { cwd: o.cwd, env: o.env, stdio: ['pipe', 'pipe', 'pipe', 'pipe'], detached: true, windowsHide: true });
 }
 
@@ -98,7 +99,7 @@ export function startPython(spec: PythonRunSpec): PythonRunHandle {
       spec.signal?.removeEventListener('abort', onAbort);
       // Whatever the tool left running in its group ends with the interpreter,
       // as after an exec run; the call is over once it is gone.
-      const reaped = child.pid !== undefined ? killProcessTree(child.pid, KILL_GRACE_MS, true).catch(() => false) : Promise.resolve(true);
+      const reaped = child.pid !== undefined ? killProcessTree(child.pid, KILL_GRACE_MS, true, spec.wrap ? {} : undefined).catch(() => false) : Promise.resolve(true);
       void Promise.race([Promise.all([out.ended, err.ended, res.ended]), sleep(DRAIN_MS)]).then(async () => {
         await reaped;
         for (const s of [child.stdout, child.stderr, resultPipe]) s?.destroy();

@@ -45,6 +45,8 @@ export class WarmProcess {
   private exitInfo?: { code: number | null; signal: NodeJS.Signals | null };
   private readonly exitedPromise: Promise<void>;
   private spawnError?: Error;
+  /** Started by bwrap: the rest of its group lives in the sandbox's PID namespace. */
+  private readonly sandboxed: boolean;
 
   constructor(
     readonly key: string,
@@ -58,6 +60,7 @@ export class WarmProcess {
     // In the tool's sandbox when it has one: the warm process lives there for good.
     const args = ['-B', '-u', pythonRunnerPath(), 'serve', '--result-fd', '3'];
     this.child = spawnRunner(first.interpreter, args, { cwd: first.cwd, env: withoutContextVars(first.env), ...(first.sandbox ? { wrap: first.sandbox.wrap } : {}) });
+    this.sandboxed = first.sandbox !== undefined;
     this.pid = this.child.pid;
     this.streams = {
       stdout: new FenceSplitter((d) => this.printed('stdout', d)),
@@ -108,7 +111,7 @@ export class WarmProcess {
         // Whatever the tool left running in the group (a background process,
         // a daemon thread's child) ends with the runner, as after an exec run.
         const pid = this.child.pid;
-        const reaped = pid !== undefined ? killProcessTree(pid, KILL_GRACE_MS, true).catch(() => false) : Promise.resolve(true);
+        const reaped = pid !== undefined ? killProcessTree(pid, KILL_GRACE_MS, true, this.sandboxed ? {} : undefined).catch(() => false) : Promise.resolve(true);
         void Promise.race([Promise.all(ended), sleep(DRAIN_MS)]).then(async () => {
           for (const s of [this.child.stdout, this.child.stderr, this.child.stdio[3]]) (s as Readable | null)?.destroy();
           this.settleOnExit();
