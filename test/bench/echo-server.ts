@@ -73,7 +73,7 @@ const http = createServer((req, res) => {
 
 void (async () => {
   await redis?.connect();
-  if (fsyncAt >= 0) file = await openFile(process.argv[fsyncAt + 1] as string, 'w');
+  if (fsyncAt >= 0) file = await openFile(process.argv[fsyncAt + 1], 'w');
   http.listen(0, '127.0.0.1', () => {
     process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp` })}\n`);
   });

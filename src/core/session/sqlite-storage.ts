@@ -10,7 +10,8 @@ import type Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { createPrivateFile, fromRow, openDatabase, readBucket, statements, type BucketRow, type Statements } from './sqlite-schema';
+import { createPrivateFile, openDatabase } from './sqlite-schema';
+import { allBuckets, readBucket, statements, type Statements } from './sqlite-rows';
 import type { WriterReply, WriterRequest } from './sqlite-writer';
 import type { WriteOp } from './sqlite-writes';
 import type { BucketChange, ChangeOutcome, SessionStorage, StoredBucket, Touch } from './types';
@@ -53,15 +54,7 @@ export class SqliteStorage implements SessionStorage {
   }
 
   list(): Promise<Array<[string, StoredBucket]>> {
-    return this.read(() => {
-      const vars = new Map<string, Map<string, string>>();
-      for (const v of this.q.allVars.all() as Array<{ bucket_id: string; name: string; json: string }>) {
-        let m = vars.get(v.bucket_id);
-        if (!m) vars.set(v.bucket_id, (m = new Map<string, string>()));
-        m.set(v.name, v.json);
-      }
-      return (this.q.allBuckets.all() as BucketRow[]).map((r): [string, StoredBucket] => [r.id, fromRow(r, vars.get(r.id) ?? new Map<string, string>())]);
-    });
+    return this.read(() => allBuckets(this.q));
   }
 
   change(id: string, change: BucketChange): Promise<ChangeOutcome> {
