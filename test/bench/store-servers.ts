@@ -100,6 +100,8 @@ async function startMccWithBuckets(buckets: number): Promise<BenchServer> {
 
 export interface StartedServer extends BenchServer {
   stop: () => Promise<unknown>;
+  /** What it logged, when started with keepLog (else empty). */
+  log: () => string;
 }
 
 /**
@@ -107,7 +109,7 @@ export interface StartedServer extends BenchServer {
  * default store under a new folder unless `args` names one), with the
  * bench's token; BENCH_CLI=<cli.js> runs another build.
  */
-export async function startMcc(o: { tools: string; args?: string[]; env?: NodeJS.ProcessEnv }): Promise<StartedServer> {
+export async function startMcc(o: { tools: string; args?: string[]; env?: NodeJS.ProcessEnv; keepLog?: boolean }): Promise<StartedServer> {
   const args = o.args ?? [];
   const named = args.includes('--store') || args.includes('--state');
   const dir = named ? undefined : mkdtempSync(join(tmpdir(), 'mcc-bench-'));
@@ -116,10 +118,11 @@ export async function startMcc(o: { tools: string; args?: string[]; env?: NodeJS
     { MCC_TOKEN: TOKEN, MCC_DEBUG: '', ...o.env },
     process.env.BENCH_CLI ?? CLI,
   );
-  h.proc.stderr?.removeAllListeners('data').resume();
+  if (!o.keepLog) h.proc.stderr?.removeAllListeners('data').resume();
   return {
     url: h.url,
     pid: h.proc.pid as number,
+    log: () => (o.keepLog ? h.stderr() : ''),
     stop: async () => {
       await h.stop();
       if (dir) rmSync(dir, { recursive: true, force: true });
@@ -140,7 +143,7 @@ export async function startEcho(env: NodeJS.ProcessEnv = {}, args: string[] = []
       proc.once('exit', () => r());
       proc.kill('SIGTERM');
     });
-  return { url: (JSON.parse(line) as { url: string }).url, pid: proc.pid as number, stop };
+  return { url: (JSON.parse(line) as { url: string }).url, pid: proc.pid as number, stop, log: () => '' };
 }
 
 /** The same client code for every server: the SDK's Client over Streamable HTTP. */

@@ -15,6 +15,7 @@ import { allBuckets, readBucket, statements, type Statements } from './sqlite-ro
 import type { WriterReply, WriterRequest } from './sqlite-writer';
 import type { WriteOp } from './sqlite-writes';
 import type { BucketChange, ChangeOutcome, SessionStorage, StoredBucket, Touch } from './types';
+import { silentLogger, type Logger } from '../host';
 
 interface Pending {
   resolve: (v: unknown) => void;
@@ -31,10 +32,15 @@ export class SqliteStorage implements SessionStorage {
   private readonly pending = new Map<number, Pending>();
   private readonly inflight = new Set<Promise<unknown>>();
   private nextSeq = 0;
+  /** Operations answered, and the transactions (fsyncs) they took: group commit at work. */
+  private readonly done = { writes: 0, commits: 0, lastCommit: 0 };
   private broken: Error | undefined;
   private closing: Promise<void> | undefined;
 
-  constructor(readonly path: string) {
+  constructor(
+    readonly path: string,
+    private readonly logger: Logger = silentLogger,
+  ) {
     this.description = `SQLite ${path}`;
     createPrivateFile(path);
     // Opened (and migrated) here first, so a bad file fails the constructor, not a later write.
@@ -89,6 +95,7 @@ export class SqliteStorage implements SessionStorage {
         });
       }
       this.broken = new Error('the session database is closed');
+      this.logger.info(`${this.description}: ${this.done.writes} changes in ${this.done.commits} commits`);
       await this.writer.terminate();
       if (this.db.open) this.db.close();
     })();
@@ -124,6 +131,11 @@ export class SqliteStorage implements SessionStorage {
     const p = this.pending.get(m.seq);
     if (!p) return;
     this.pending.delete(m.seq);
+    this.done.writes++;
+    if (m.commit !== this.done.lastCommit) {
+      this.done.lastCommit = m.commit;
+      this.done.commits++;
+    }
     if (this.pending.size === 0) this.writer.unref();
     if (m.ok) p.resolve(m.value);
     else p.reject(new Error(m.error));

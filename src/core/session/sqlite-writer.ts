@@ -11,7 +11,8 @@ export interface WriterRequest {
   seq: number;
   op: WriteOp;
 }
-export type WriterReply = { seq: number } & WriteResult;
+/** `commit`: which of the writer's transactions the operation was in (for the commit count). */
+export type WriterReply = { seq: number; commit: number } & WriteResult;
 
 const port = parentPort;
 if (!port) throw new Error('sqlite-writer runs as a worker thread');
@@ -19,6 +20,7 @@ const db = openDatabase((workerData as { path: string }).path);
 const writes = new SqliteWrites(db);
 let queue: WriterRequest[] = [];
 let scheduled = false;
+let commits = 0;
 
 port.on('message', (m: WriterRequest | 'close') => {
   if (m === 'close') {
@@ -35,8 +37,9 @@ port.on('message', (m: WriterRequest | 'close') => {
     const batch = queue;
     queue = [];
     const results = writes.commit(batch.map((r) => r.op));
+    const commit = ++commits;
     batch.forEach((req, i) => {
-      const reply: WriterReply = { seq: req.seq, ...results[i] };
+      const reply: WriterReply = { seq: req.seq, commit, ...results[i] };
       port.postMessage(reply);
     });
   });
