@@ -32,8 +32,10 @@ export class SqliteStorage implements SessionStorage {
   private readonly pending = new Map<number, Pending>();
   private readonly inflight = new Set<Promise<unknown>>();
   private nextSeq = 0;
+  /** Writes not yet posted: those of one turn of the event loop go to the writer in one message. */
+  private outbox: WriterRequest[] = [];
   /** Operations answered, and the transactions (fsyncs) they took: group commit at work. */
-  private readonly done = { writes: 0, commits: 0, lastCommit: 0 };
+  private readonly done = { writes: 0, commits: 0 };
   private broken: Error | undefined;
   private closing: Promise<void> | undefined;
 
@@ -48,7 +50,7 @@ export class SqliteStorage implements SessionStorage {
     this.q = statements(this.db);
     this.inRead = this.db.transaction((fn: () => unknown) => fn());
     this.writer = new Worker(writerScript(), { workerData: { path } });
-    this.writer.on('message', (m: WriterReply) => this.settle(m));
+    this.writer.on('message', (m: WriterReply | 'closed') => this.settle(m));
     this.writer.on('error', (e) => this.fail(new Error(`the SQLite writer failed: ${e.message}`)));
     this.writer.on('exit', (code) => this.fail(new Error(`the SQLite writer stopped (exit code ${code})`)));
     // Only pending writes keep the process alive.
@@ -116,8 +118,8 @@ export class SqliteStorage implements SessionStorage {
     if (this.pending.size === 0) this.writer.ref();
     const done = new Promise<T>((resolve, reject) => {
       this.pending.set(seq, { resolve: resolve as (v: unknown) => void, reject });
-      const request: WriterRequest = { seq, op };
-      this.writer.postMessage(request);
+      if (this.outbox.length === 0) setImmediate(() => this.post());
+      this.outbox.push({ seq, op });
     });
     this.inflight.add(done);
     const forget = (): void => {
@@ -127,18 +129,26 @@ export class SqliteStorage implements SessionStorage {
     return done;
   }
 
-  private settle(m: WriterReply): void {
-    const p = this.pending.get(m.seq);
-    if (!p) return;
-    this.pending.delete(m.seq);
-    this.done.writes++;
-    if (m.commit !== this.done.lastCommit) {
-      this.done.lastCommit = m.commit;
-      this.done.commits++;
+  private post(): void {
+    const batch = this.outbox;
+    this.outbox = [];
+    if (this.broken) for (const r of batch) this.pending.get(r.seq)?.reject(this.broken);
+    else this.writer.postMessage(batch);
+  }
+
+  /** The answers of one commit: each write is acknowledged once the commit it was in is on disk. */
+  private settle(m: WriterReply | 'closed'): void {
+    if (m === 'closed') return;
+    this.done.commits++;
+    for (const r of m.results) {
+      const p = this.pending.get(r.seq);
+      if (!p) continue;
+      this.pending.delete(r.seq);
+      this.done.writes++;
+      if (r.ok) p.resolve(r.value);
+      else p.reject(new Error(r.error));
     }
     if (this.pending.size === 0) this.writer.unref();
-    if (m.ok) p.resolve(m.value);
-    else p.reject(new Error(m.error));
   }
 
   private fail(e: Error): void {
