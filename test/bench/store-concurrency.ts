@@ -40,7 +40,7 @@ async function throughput(server: BenchServer, clients: number, round: number): 
 }
 
 /** 8 clients at once on a server of its own, which logs on exit how many commits its changes took. */
-async function commitsOf8(): Promise<{ perSec: number; commitsPerSec: number; perCommit: number }> {
+async function commitsOf8(): Promise<{ perSec: number; commitsPerSec: number; perCommit: number } | undefined> {
   const server = await startMcc({ tools: join(FIXTURES, 'tools.yaml'), keepLog: true });
   let run: Run;
   try {
@@ -49,7 +49,8 @@ async function commitsOf8(): Promise<{ perSec: number; commitsPerSec: number; pe
     await server.stop();
   }
   const m = /: (\d+) changes in (\d+) commits/.exec(server.log());
-  if (!m) throw new Error(`mcc serve did not log its commit count:\n${server.log().slice(-2000)}`);
+  // A build before the count was logged (BENCH_CLI).
+  if (!m) return undefined;
   const [changes, commits] = [Number(m[1]), Number(m[2])];
   const seconds = (changes / run.perSec);
   return { perSec: run.perSec, commitsPerSec: commits / seconds, perCommit: changes / commits };
@@ -82,7 +83,7 @@ export const storeConcurrency: BenchGroup = {
         { name: '8 clients / 1 client', value: `${ratio.toFixed(2)}x`, verdict: verdict(ratio, { min: 4 }) },
         {
           name: '8 clients, group commit (a server of its own)',
-          value: `${g.perSec.toFixed(0)} sets/s in ${g.commitsPerSec.toFixed(0)} commits/s: ${g.perCommit.toFixed(1)} sets per commit (fsync)`,
+          value: g ? `${g.perSec.toFixed(0)} sets/s in ${g.commitsPerSec.toFixed(0)} commits/s: ${g.perCommit.toFixed(1)} sets per commit (fsync)` : 'this build does not log its commits',
         },
       ];
     } finally {
