@@ -26,8 +26,6 @@ export class SqliteStorage implements SessionStorage {
   readonly description: string;
   private readonly db: Database.Database;
   private readonly q: Statements;
-  /** Runs a function in one read transaction: a bucket row and its variables from the same commit. */
-  private readonly inRead: (fn: () => unknown) => unknown;
   private readonly writer: Worker;
   private readonly pending = new Map<number, Pending>();
   private readonly inflight = new Set<Promise<unknown>>();
@@ -48,7 +46,6 @@ export class SqliteStorage implements SessionStorage {
     // Opened (and migrated) here first, so a bad file fails the constructor, not a later write.
     this.db = openDatabase(path);
     this.q = statements(this.db);
-    this.inRead = this.db.transaction((fn: () => unknown) => fn());
     this.writer = new Worker(writerScript(), { workerData: { path } });
     this.writer.on('message', (m: WriterReply | 'closed') => this.settle(m));
     this.writer.on('error', (e) => this.fail(new Error(`the SQLite writer failed: ${e.message}`)));
@@ -104,9 +101,10 @@ export class SqliteStorage implements SessionStorage {
     return this.closing;
   }
 
+  // Each read is one SELECT (a bucket's rows are one range), which SQLite runs on one snapshot: no transaction needed.
   private read<T>(fn: () => T): Promise<T> {
     try {
-      return Promise.resolve(this.inRead(fn) as T);
+      return Promise.resolve(fn());
     } catch (e) {
       return Promise.reject(e instanceof Error ? e : new Error(String(e)));
     }
