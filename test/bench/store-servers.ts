@@ -1,7 +1,9 @@
 // The servers the store figures measure, started once for every store group:
 // `mcc serve` on its default SQLite store with 10 and with 10,000 live
-// buckets, and the bare SDK echo server as the floor. Both run as processes
-// of their own, so /proc/<pid>/io counts the server's writes alone.
+// buckets and on a Redis store, and the bare SDK echo server as the floor
+// (alone, with one fdatasync per call, with one Redis round trip per call, and
+// on the older v1 SDK). All run as processes of their own, so /proc/<pid>/io
+// counts the server's writes alone.
 // BENCH_CLI=<path to cli.js> measures another build (e.g. the previous one).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,6 +14,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { bucketIdOf } from '../../src/core/session/bucket-id';
 import { CLI, FIXTURES, startServe, type ServeHandle } from '../integration/serve-process';
+import { startRedis } from '../support/redis-server';
 
 export const TOKEN = 'bench-token-0123456789abcdef';
 
@@ -21,9 +24,18 @@ export interface BenchServer {
 }
 
 export interface StoreServers {
+  /** The bare echo server on the SDK the product runs on (v2). */
   echo: BenchServer;
+  /** The same on the v1 SDK, for comparison. */
+  echoV1: BenchServer;
+  /** Echo plus a 4 KiB write and its fdatasync per call, in the folder the stores use. */
+  echoFsync: BenchServer;
+  /** Echo plus one Redis GET per call, against `redis`. */
+  echoRedis: BenchServer;
   mcc10: BenchServer;
   mcc10k: BenchServer;
+  /** mcc serve on a Redis store, against `redis`. */
+  mccRedis: BenchServer;
 }
 
 let started: Promise<StoreServers> | undefined;
@@ -34,20 +46,39 @@ const dirs: string[] = [];
 /** The shared servers; each acquire() is matched by a release(), and the last one stops them. */
 export function acquireServers(): Promise<StoreServers> {
   users++;
-  started ??= (async () => ({ echo: await sharedEcho(), mcc10: await startMccWithBuckets(10), mcc10k: await startMccWithBuckets(10_000) }))();
+  started ??= (async () => {
+    const redis = await startRedis();
+    // Stopped last (stops run in reverse), after the servers that use it.
+    stops.push(() => redis.stop());
+    const dir = mkdtempSync(join(tmpdir(), 'mcc-bench-'));
+    dirs.push(dir);
+    return {
+      echo: await sharedEcho(),
+      echoV1: await sharedEcho('v1'),
+      echoFsync: await sharedEcho('--fsync', join(dir, 'fsync-probe')),
+      echoRedis: await sharedEcho('--redis', String(redis.port)),
+      mcc10: await startMccWithBuckets(10),
+      mcc10k: await startMccWithBuckets(10_000),
+      mccRedis: await shared(startMcc({ tools: join(FIXTURES, 'tools.yaml'), args: ['--store', redis.url] })),
+    };
+  })();
   return started;
 }
 
-async function sharedEcho(): Promise<BenchServer> {
-  const server = await startEcho();
+async function shared(starting: Promise<StartedServer>): Promise<BenchServer> {
+  const server = await starting;
   stops.push(server.stop);
   return server;
+}
+
+function sharedEcho(...args: string[]): Promise<BenchServer> {
+  return shared(startEcho({}, args));
 }
 
 export async function releaseServers(): Promise<void> {
   if (--users > 0) return;
   started = undefined;
-  for (const stop of stops.splice(0)) await stop();
+  for (const stop of stops.splice(0).reverse()) await stop();
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 }
 
@@ -69,6 +100,8 @@ async function startMccWithBuckets(buckets: number): Promise<BenchServer> {
 
 export interface StartedServer extends BenchServer {
   stop: () => Promise<unknown>;
+  /** What it logged, when started with keepLog (else empty). */
+  log: () => string;
 }
 
 /**
@@ -76,7 +109,7 @@ export interface StartedServer extends BenchServer {
  * default store under a new folder unless `args` names one), with the
  * bench's token; BENCH_CLI=<cli.js> runs another build.
  */
-export async function startMcc(o: { tools: string; args?: string[]; env?: NodeJS.ProcessEnv }): Promise<StartedServer> {
+export async function startMcc(o: { tools: string; args?: string[]; env?: NodeJS.ProcessEnv; keepLog?: boolean }): Promise<StartedServer> {
   const args = o.args ?? [];
   const named = args.includes('--store') || args.includes('--state');
   const dir = named ? undefined : mkdtempSync(join(tmpdir(), 'mcc-bench-'));
@@ -85,10 +118,11 @@ export async function startMcc(o: { tools: string; args?: string[]; env?: NodeJS
     { MCC_TOKEN: TOKEN, MCC_DEBUG: '', ...o.env },
     process.env.BENCH_CLI ?? CLI,
   );
-  h.proc.stderr?.removeAllListeners('data').resume();
+  if (!o.keepLog) h.proc.stderr?.removeAllListeners('data').resume();
   return {
     url: h.url,
     pid: h.proc.pid as number,
+    log: () => (o.keepLog ? h.stderr() : ''),
     stop: async () => {
       await h.stop();
       if (dir) rmSync(dir, { recursive: true, force: true });
@@ -96,9 +130,9 @@ export async function startMcc(o: { tools: string; args?: string[]; env?: NodeJS
   };
 }
 
-/** The bare SDK echo server (echo-server.ts) as a process of its own. */
-export async function startEcho(env: NodeJS.ProcessEnv = {}): Promise<StartedServer> {
-  const proc: ChildProcess = spawn(process.execPath, [join(__dirname, 'echo-server.js')], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
+/** The bare SDK echo server (echo-server.ts, `args` as it reads them) as a process of its own. */
+export async function startEcho(env: NodeJS.ProcessEnv = {}, args: string[] = []): Promise<StartedServer> {
+  const proc: ChildProcess = spawn(process.execPath, [join(__dirname, 'echo-server.js'), ...args], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
   const line = await new Promise<string>((resolve, reject) => {
     proc.stdout?.once('data', (d: Buffer) => resolve(d.toString()));
     proc.once('exit', (code) => reject(new Error(`echo server exited with ${code}`)));
@@ -109,7 +143,7 @@ export async function startEcho(env: NodeJS.ProcessEnv = {}): Promise<StartedSer
       proc.once('exit', () => r());
       proc.kill('SIGTERM');
     });
-  return { url: (JSON.parse(line) as { url: string }).url, pid: proc.pid as number, stop };
+  return { url: (JSON.parse(line) as { url: string }).url, pid: proc.pid as number, stop, log: () => '' };
 }
 
 /** The same client code for every server: the SDK's Client over Streamable HTTP. */

@@ -69,7 +69,7 @@ describe('log lines cannot be forged', () => {
     // --state without --store keeps the SQLite file beside it (s.db); a set is
     // acknowledged only once its transaction is committed.
     const db = new Database(sqlitePathFor(state), { readonly: true });
-    const bucket = db.prepare('SELECT client_name AS clientName FROM buckets WHERE session_key = ?').get('huge-name') as
+    const bucket = db.prepare("SELECT client_name AS clientName FROM entries WHERE name = '' AND session_key = ?").get('huge-name') as
       | { clientName: string | null }
       | undefined;
     db.close();

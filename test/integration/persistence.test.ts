@@ -30,7 +30,7 @@ describe('persistence and lifetime', () => {
     assert.equal(await second.stop('SIGINT'), 0);
     // --state without --store: the SQLite file beside it. Identity keys are derived, never stored.
     const db = new Database(join(dirname(state), 'state.db'), { readonly: true });
-    const names = (db.prepare('SELECT name FROM vars').all() as Array<{ name: string }>).map((r) => r.name);
+    const names = (db.prepare("SELECT name FROM entries WHERE name <> ''").all() as Array<{ name: string }>).map((r) => r.name);
     db.close();
     assert.deepEqual(names.sort(), ['cursor', 'hosts']);
   });

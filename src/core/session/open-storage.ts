@@ -38,7 +38,7 @@ async function open(spec: StoreSpec, o: OpenStorageOptions, logger: Logger): Pro
     case 'memory':
       return new MemoryStorage();
     case 'sqlite':
-      return new SqliteStorage(spec.path);
+      return new SqliteStorage(spec.path, logger);
     case 'redis': {
       // Loaded only here, from its own file beside this one (as the SQLite
       // writer is): the Redis client is a quarter of the CLI bundle, which

@@ -1,68 +1,91 @@
-// The SQLite session database: its schema, the statements both of its
-// connections use (reads in the server's thread, writes in the writer
-// thread), and how rows become buckets.
+// The SQLite session database: its schema, how a file of an older schema is
+// upgraded, and how it is opened by both of its connections (reads in the
+// server's thread, writes in the writer thread).
 
 import type Database from 'better-sqlite3';
 import { sqliteLib } from '../lazy-libs';
 import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { StoredBucket } from './types';
 
-const SCHEMA_VERSION = 1;
+const SCHEMA_VERSION = 2;
 /** How long a write waits for another process's write lock before failing. */
 const BUSY_TIMEOUT_MS = 10_000;
+/**
+ * Pages of a new file. A set writes one page as one WAL frame (24 bytes
+ * more); a frame of a 4 KiB page always spans two of the kernel's 4 KiB
+ * pages, so each commit dirtied 8 KiB, where a frame of 2 KiB dirties one
+ * kernel page half of the time (6 KiB on average). Files made with another
+ * size keep it (SQLite cannot change it in WAL mode).
+ */
+const PAGE_SIZE = 2048;
 
-// One row per bucket and one per variable, so a set writes one small row
-// whatever the store holds. No index on last use: it would cost every set a
-// page more, while the sweep that would use it runs once a minute.
+// One table, in key order (bucket, name): a bucket's own row (name '') holds
+// who it belongs to and when it was made; each variable is a row beside it,
+// stamped with when it was written. A bucket's last use is the latest stamp
+// of its rows, so a set writes only its variable's row, one leaf page (one
+// WAL frame) whatever the store holds, and a read of a bucket is one range
+// of adjacent rows. No index on the stamps: it would cost every set a page
+// more, while the sweep that would use it runs once a minute.
 const SCHEMA = `
-CREATE TABLE IF NOT EXISTS buckets (
-  id TEXT PRIMARY KEY,
-  user TEXT NOT NULL,
-  session_key TEXT NOT NULL,
-  created_at INTEGER NOT NULL,
-  last_used INTEGER NOT NULL,
-  client_name TEXT
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS vars (
+CREATE TABLE IF NOT EXISTS entries (
   bucket_id TEXT NOT NULL,
   name TEXT NOT NULL,
-  json TEXT NOT NULL,
+  json TEXT,
+  at INTEGER NOT NULL,
+  user TEXT,
+  session_key TEXT,
+  created_at INTEGER,
+  client_name TEXT,
   PRIMARY KEY (bucket_id, name)
 ) WITHOUT ROWID;
 `;
 
-export interface BucketRow {
-  id: string;
-  user: string;
-  session_key: string;
-  created_at: number;
-  last_used: number;
-  client_name: string | null;
-}
+// Version 1 kept buckets and variables in two tables: every set wrote a page of each.
+const FROM_V1 = `
+INSERT INTO entries (bucket_id, name, json, at, user, session_key, created_at, client_name)
+  SELECT id, '', NULL, last_used, user, session_key, created_at, client_name FROM buckets;
+INSERT INTO entries (bucket_id, name, json, at)
+  SELECT v.bucket_id, v.name, v.json, b.created_at FROM vars v JOIN buckets b ON b.id = v.bucket_id;
+DROP TABLE vars;
+DROP TABLE buckets;
+`;
 
 /**
- * Opens (creating) the database: WAL, so readers never wait for the writer,
- * and synchronous=FULL, so a commit returns once it is on disk.
+ * Opens (creating or upgrading) the database: WAL, so readers never wait for
+ * the writer, and synchronous=FULL, so a commit returns once it is on disk.
  */
 export function openDatabase(path: string): Database.Database {
   const db = new (sqliteLib())(path, { timeout: BUSY_TIMEOUT_MS });
   try {
     retryBusy(() => {
+      // Before WAL is turned on: that writes the header of a new file, with its page size.
+      db.pragma(`page_size = ${PAGE_SIZE}`);
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = FULL');
-      const version = db.pragma('user_version', { simple: true }) as number;
-      if (version > SCHEMA_VERSION) {
-        throw new Error(`it was written by a newer MCC (schema ${version}; this one knows ${SCHEMA_VERSION})`);
-      }
-      db.exec(SCHEMA);
-      if (version < SCHEMA_VERSION) db.pragma(`user_version = ${SCHEMA_VERSION}`);
+      if (version(db) < SCHEMA_VERSION) upgrade(db);
+      const v = version(db);
+      if (v > SCHEMA_VERSION) throw new Error(`it was written by a newer MCC (schema ${v}; this one knows ${SCHEMA_VERSION})`);
     });
     return db;
   } catch (e) {
     db.close();
     throw new Error(`Cannot open the session database ${path}: ${(e as Error).message}`, { cause: e });
   }
+}
+
+function version(db: Database.Database): number {
+  return db.pragma('user_version', { simple: true }) as number;
+}
+
+// In one write transaction, checked again inside it: another process may have upgraded meanwhile.
+function upgrade(db: Database.Database): void {
+  db.transaction(() => {
+    const v = version(db);
+    if (v >= SCHEMA_VERSION) return;
+    db.exec(SCHEMA);
+    if (v === 1) db.exec(FROM_V1);
+    db.pragma(`user_version = ${SCHEMA_VERSION}`);
+  }).immediate();
 }
 
 /**
@@ -87,43 +110,6 @@ export function retryBusy<T>(step: () => T, budgetMs = BUSY_TIMEOUT_MS, pause: (
 // Opening is synchronous: a pause there blocks, briefly and only under contention.
 function sleepSync(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-}
-
-export function statements(db: Database.Database) {
-  return {
-    getBucket: db.prepare('SELECT * FROM buckets WHERE id = ?'),
-    getVars: db.prepare('SELECT name, json FROM vars WHERE bucket_id = ?'),
-    allBuckets: db.prepare('SELECT * FROM buckets'),
-    allVars: db.prepare('SELECT bucket_id, name, json FROM vars'),
-    putBucket: db.prepare('INSERT OR REPLACE INTO buckets (id, user, session_key, created_at, last_used, client_name) VALUES (?, ?, ?, ?, ?, ?)'),
-    touchRow: db.prepare('UPDATE buckets SET last_used = max(last_used, ?), client_name = coalesce(?, client_name) WHERE id = ?'),
-    putVar: db.prepare('INSERT OR REPLACE INTO vars (bucket_id, name, json) VALUES (?, ?, ?)'),
-    deleteVar: db.prepare('DELETE FROM vars WHERE bucket_id = ? AND name = ?'),
-    deleteVars: db.prepare('DELETE FROM vars WHERE bucket_id = ?'),
-    deleteBucket: db.prepare('DELETE FROM buckets WHERE id = ?'),
-    sweepVars: db.prepare('DELETE FROM vars WHERE bucket_id IN (SELECT id FROM buckets WHERE last_used <= ?)'),
-    sweepBuckets: db.prepare('DELETE FROM buckets WHERE last_used <= ? RETURNING id'),
-  };
-}
-
-export type Statements = ReturnType<typeof statements>;
-
-export function readBucket(q: Statements, id: string): StoredBucket | undefined {
-  const row = q.getBucket.get(id) as BucketRow | undefined;
-  if (!row) return undefined;
-  const vars = new Map((q.getVars.all(id) as Array<{ name: string; json: string }>).map((v) => [v.name, v.json] as const));
-  return fromRow(row, vars);
-}
-
-export function fromRow(r: BucketRow, vars: Map<string, string>): StoredBucket {
-  return {
-    user: r.user,
-    sessionKey: r.session_key,
-    createdAt: r.created_at,
-    lastUsed: r.last_used,
-    ...(r.client_name !== null ? { clientName: r.client_name } : {}),
-    vars,
-  };
 }
 
 /** Session variables may hold secrets (tokens a tool stashed): the file is the owner's alone. */

@@ -10,10 +10,12 @@ import type Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { createPrivateFile, fromRow, openDatabase, readBucket, statements, type BucketRow, type Statements } from './sqlite-schema';
+import { createPrivateFile, openDatabase } from './sqlite-schema';
+import { allBuckets, readBucket, statements, type Statements } from './sqlite-rows';
 import type { WriterReply, WriterRequest } from './sqlite-writer';
 import type { WriteOp } from './sqlite-writes';
 import type { BucketChange, ChangeOutcome, SessionStorage, StoredBucket, Touch } from './types';
+import { silentLogger, type Logger } from '../host';
 
 interface Pending {
   resolve: (v: unknown) => void;
@@ -24,24 +26,28 @@ export class SqliteStorage implements SessionStorage {
   readonly description: string;
   private readonly db: Database.Database;
   private readonly q: Statements;
-  /** Runs a function in one read transaction: a bucket row and its variables from the same commit. */
-  private readonly inRead: (fn: () => unknown) => unknown;
   private readonly writer: Worker;
   private readonly pending = new Map<number, Pending>();
   private readonly inflight = new Set<Promise<unknown>>();
   private nextSeq = 0;
+  /** Writes not yet posted: those of one turn of the event loop go to the writer in one message. */
+  private outbox: WriterRequest[] = [];
+  /** Operations answered, and the transactions (fsyncs) they took: group commit at work. */
+  private readonly done = { writes: 0, commits: 0 };
   private broken: Error | undefined;
   private closing: Promise<void> | undefined;
 
-  constructor(readonly path: string) {
+  constructor(
+    readonly path: string,
+    private readonly logger: Logger = silentLogger,
+  ) {
     this.description = `SQLite ${path}`;
     createPrivateFile(path);
     // Opened (and migrated) here first, so a bad file fails the constructor, not a later write.
     this.db = openDatabase(path);
     this.q = statements(this.db);
-    this.inRead = this.db.transaction((fn: () => unknown) => fn());
     this.writer = new Worker(writerScript(), { workerData: { path } });
-    this.writer.on('message', (m: WriterReply) => this.settle(m));
+    this.writer.on('message', (m: WriterReply | 'closed') => this.settle(m));
     this.writer.on('error', (e) => this.fail(new Error(`the SQLite writer failed: ${e.message}`)));
     this.writer.on('exit', (code) => this.fail(new Error(`the SQLite writer stopped (exit code ${code})`)));
     // Only pending writes keep the process alive.
@@ -53,15 +59,7 @@ export class SqliteStorage implements SessionStorage {
   }
 
   list(): Promise<Array<[string, StoredBucket]>> {
-    return this.read(() => {
-      const vars = new Map<string, Map<string, string>>();
-      for (const v of this.q.allVars.all() as Array<{ bucket_id: string; name: string; json: string }>) {
-        let m = vars.get(v.bucket_id);
-        if (!m) vars.set(v.bucket_id, (m = new Map<string, string>()));
-        m.set(v.name, v.json);
-      }
-      return (this.q.allBuckets.all() as BucketRow[]).map((r): [string, StoredBucket] => [r.id, fromRow(r, vars.get(r.id) ?? new Map<string, string>())]);
-    });
+    return this.read(() => allBuckets(this.q));
   }
 
   change(id: string, change: BucketChange): Promise<ChangeOutcome> {
@@ -96,15 +94,17 @@ export class SqliteStorage implements SessionStorage {
         });
       }
       this.broken = new Error('the session database is closed');
+      this.logger.info(`${this.description}: ${this.done.writes} changes in ${this.done.commits} commits`);
       await this.writer.terminate();
       if (this.db.open) this.db.close();
     })();
     return this.closing;
   }
 
+  // Each read is one SELECT (a bucket's rows are one range), which SQLite runs on one snapshot: no transaction needed.
   private read<T>(fn: () => T): Promise<T> {
     try {
-      return Promise.resolve(this.inRead(fn) as T);
+      return Promise.resolve(fn());
     } catch (e) {
       return Promise.reject(e instanceof Error ? e : new Error(String(e)));
     }
@@ -116,8 +116,8 @@ export class SqliteStorage implements SessionStorage {
     if (this.pending.size === 0) this.writer.ref();
     const done = new Promise<T>((resolve, reject) => {
       this.pending.set(seq, { resolve: resolve as (v: unknown) => void, reject });
-      const request: WriterRequest = { seq, op };
-      this.writer.postMessage(request);
+      if (this.outbox.length === 0) setImmediate(() => this.post());
+      this.outbox.push({ seq, op });
     });
     this.inflight.add(done);
     const forget = (): void => {
@@ -127,13 +127,26 @@ export class SqliteStorage implements SessionStorage {
     return done;
   }
 
-  private settle(m: WriterReply): void {
-    const p = this.pending.get(m.seq);
-    if (!p) return;
-    this.pending.delete(m.seq);
+  private post(): void {
+    const batch = this.outbox;
+    this.outbox = [];
+    if (this.broken) for (const r of batch) this.pending.get(r.seq)?.reject(this.broken);
+    else this.writer.postMessage(batch);
+  }
+
+  /** The answers of one commit: each write is acknowledged once the commit it was in is on disk. */
+  private settle(m: WriterReply | 'closed'): void {
+    if (m === 'closed') return;
+    this.done.commits++;
+    for (const r of m.results) {
+      const p = this.pending.get(r.seq);
+      if (!p) continue;
+      this.pending.delete(r.seq);
+      this.done.writes++;
+      if (r.ok) p.resolve(r.value);
+      else p.reject(new Error(r.error));
+    }
     if (this.pending.size === 0) this.writer.unref();
-    if (m.ok) p.resolve(m.value);
-    else p.reject(new Error(m.error));
   }
 
   private fail(e: Error): void {

@@ -11,7 +11,10 @@ export interface WriterRequest {
   seq: number;
   op: WriteOp;
 }
-export type WriterReply = { seq: number } & WriteResult;
+/** The results of one transaction, in the order of its requests. */
+export interface WriterReply {
+  results: Array<{ seq: number } & WriteResult>;
+}
 
 const port = parentPort;
 if (!port) throw new Error('sqlite-writer runs as a worker thread');
@@ -20,13 +23,13 @@ const writes = new SqliteWrites(db);
 let queue: WriterRequest[] = [];
 let scheduled = false;
 
-port.on('message', (m: WriterRequest | 'close') => {
+port.on('message', (m: WriterRequest[] | 'close') => {
   if (m === 'close') {
     db.close();
     port.postMessage('closed');
     return;
   }
-  queue.push(m);
+  queue.push(...m);
   if (scheduled) return;
   scheduled = true;
   // setImmediate: messages already delivered join this batch.
@@ -35,9 +38,7 @@ port.on('message', (m: WriterRequest | 'close') => {
     const batch = queue;
     queue = [];
     const results = writes.commit(batch.map((r) => r.op));
-    batch.forEach((req, i) => {
-      const reply: WriterReply = { seq: req.seq, ...results[i] };
-      port.postMessage(reply);
-    });
+    const reply: WriterReply = { results: batch.map((req, i) => ({ seq: req.seq, ...(results[i]) })) };
+    port.postMessage(reply);
   });
 });

@@ -5,7 +5,7 @@
 
 import type Database from 'better-sqlite3';
 import { applyChange, applyTouch, isExpired } from './bucket-change';
-import { readBucket, statements, type BucketRow, type Statements } from './sqlite-schema';
+import { readBucket, statements, type Statements } from './sqlite-rows';
 import type { BucketChange, ChangeOutcome, StoredBucket, Touch } from './types';
 
 export type WriteOp =
@@ -64,50 +64,51 @@ export class SqliteWrites {
       case 'touch':
         return this.touch(op.touches);
       case 'remove':
-        this.q.deleteVars.run(op.id);
-        return this.q.deleteBucket.run(op.id).changes > 0;
+        return this.q.deleteBucket.all(op.id).length > 0;
       case 'sweep':
-        this.q.sweepVars.run(op.now - op.ttlMs);
-        return (this.q.sweepBuckets.all(op.now - op.ttlMs) as Array<{ id: string }>).map((r) => r.id);
+        return (this.q.sweep.all(op.now - op.ttlMs) as Array<{ bucket_id: string; name: string }>).filter((r) => r.name === '').map((r) => r.bucket_id);
       case 'import':
         return this.importIfAbsent(op.id, op.bucket, op.ttlMs, op.now);
     }
   }
 
+  // The common case, a live bucket whose client is known, writes only the changed variables' rows.
   private change(id: string, change: BucketChange): ChangeOutcome {
-    const { outcome, next, replacesExpired } = applyChange(readBucket(this.q, id), change);
+    const current = readBucket(this.q, id);
+    const { outcome, next, replacesExpired } = applyChange(current, change);
     if (!next || !outcome.ok) return outcome;
-    if (replacesExpired) this.q.deleteVars.run(id);
-    this.writeRow(id, next);
-    for (const [name, json] of change.set) this.q.putVar.run(id, name, json);
+    if (!current || replacesExpired) this.startBucket(id, next);
+    else if (change.set.size === 0 || outcome.removed.length > 0 || next.clientName !== current.clientName) {
+      // No written row would carry the last use (or the client changed): the bucket's own row does.
+      this.q.touchHead.run(next.lastUsed, next.clientName ?? null, id);
+    }
+    for (const [name, json] of change.set) this.q.putVar.run(id, name, json, change.now);
     for (const name of outcome.removed) this.q.deleteVar.run(id, name);
     return outcome;
   }
 
   private touch(touches: readonly Touch[]): void {
     for (const t of touches) {
-      const row = this.q.getBucket.get(t.id) as BucketRow | undefined;
-      if (row && !isExpired({ lastUsed: row.last_used }, t.lastUsed, t.ttlMs)) {
-        this.q.touchRow.run(t.lastUsed, t.clientName ?? null, t.id);
-        continue;
-      }
+      const current = readBucket(this.q, t.id);
+      if (current && !isExpired(current, t.lastUsed, t.ttlMs)) this.q.touchHead.run(t.lastUsed, t.clientName ?? null, t.id);
       // Missing or expired: the bucket starts again, empty.
-      this.q.deleteVars.run(t.id);
-      this.writeRow(t.id, applyTouch(undefined, t));
+      else this.startBucket(t.id, applyTouch(undefined, t));
     }
   }
 
   private importIfAbsent(id: string, bucket: StoredBucket, ttlMs: number, now: number): boolean {
-    const row = this.q.getBucket.get(id) as BucketRow | undefined;
-    if (row && !isExpired({ lastUsed: row.last_used }, now, ttlMs)) return false;
-    this.q.deleteVars.run(id);
-    this.writeRow(id, bucket);
-    for (const [name, json] of bucket.vars) this.q.putVar.run(id, name, json);
+    const current = readBucket(this.q, id);
+    if (current && !isExpired(current, now, ttlMs)) return false;
+    this.startBucket(id, bucket);
+    // Stamped with its creation: the bucket's own row carries its last use.
+    for (const [name, json] of bucket.vars) this.q.putVar.run(id, name, json, Math.min(bucket.createdAt, bucket.lastUsed));
     return true;
   }
 
-  private writeRow(id: string, b: StoredBucket): void {
-    this.q.putBucket.run(id, b.user, b.sessionKey, b.createdAt, b.lastUsed, b.clientName ?? null);
+  /** Replaces whatever the bucket held by its own row alone. */
+  private startBucket(id: string, b: StoredBucket): void {
+    this.q.deleteBucket.all(id);
+    this.q.putHead.run(id, b.lastUsed, b.user, b.sessionKey, b.createdAt, b.clientName ?? null);
   }
 }
 
