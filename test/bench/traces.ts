@@ -104,7 +104,7 @@ async function startServer(env: NodeJS.ProcessEnv, cli = CLI): Promise<StartedSe
   const dir = tempDir('mcc-bench-traces-');
   const h = await startServe(['--tools', `${FIXTURES}/tools.yaml`, '--user', 'bench', '--state', `${dir}/s.json`], { MCC_TOKEN: TOKEN, MCC_DEBUG: '', ...env }, cli);
   h.proc.stderr?.removeAllListeners('data').resume();
-  return { url: h.url, pid: h.proc.pid as number, stop: () => h.stop().finally(() => rmSync(dir, { recursive: true, force: true })) };
+  return { url: h.url, pid: h.proc.pid as number, log: () => '', stop: () => h.stop().finally(() => rmSync(dir, { recursive: true, force: true })) };
 }
 
 function startSink(): Promise<NonNullable<typeof sink>> {
