@@ -60,7 +60,7 @@ const lazyLibFiles = {
   },
 };
 const entries = [{ entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli-main.js', ...compact, plugins: [pureCore, lazyLibFiles] }];
-for (const lib of LAZY_LIBS) {
+for (const lib of existsSync('src/core/lazy-libs.ts') ? LAZY_LIBS : []) {
   entries.push({ stdin: { contents: `module.exports = require(${JSON.stringify(lib)});`, resolveDir: process.cwd(), sourcefile: `lib-${lib}.js` }, outfile: `dist/lib-${lib}.js`, ...compact });
 }
 if (existsSync('src/cli/bin.ts')) {
