@@ -1,5 +1,6 @@
 // Hand-built exec tools and call contexts for the runner tests.
 import { randomUUID } from 'node:crypto';
+import { after } from 'node:test';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -68,6 +69,17 @@ export function call(store: Record<string, unknown> = ALICE, signal?: AbortSigna
 export function tempDir(): { dir: string; cleanup: () => void } {
   const dir = mkdtempSync(join(tmpdir(), 'mcc-runner-'));
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** A maker of temporary folders, all removed after the calling file's tests. */
+export function tempFolders(): () => string {
+  const made: Array<{ cleanup: () => void }> = [];
+  after(() => made.forEach((d) => d.cleanup()));
+  return () => {
+    const d = tempDir();
+    made.push(d);
+    return d.dir;
+  };
 }
 
 export function readPid(file: string): number {

@@ -2,7 +2,7 @@
 // that asks for one is refused with the cause and the fix, before anything
 // starts; it never runs unsandboxed. JavaScript tools cannot be sandboxed;
 // Python's warm processes never mix sandboxed and unsandboxed calls.
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chmodSync, existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
@@ -16,19 +16,12 @@ import { bwrapArgs } from '../../../src/core/sandbox/bwrap-args';
 import { profileOf } from '../../../src/core/sandbox/profile';
 import { ToolInputError } from '../../../src/core/tool-run/errors';
 import type { FnTool } from '../../../src/core/catalog/types';
-import { call, execTool, tempDir } from './helpers';
+import { call, execTool, tempFolders } from './helpers';
 import { loadCatalog } from '../../../src/core/catalog/load';
 import { FnToolResolver } from '../../../src/core/fn/fn-tool-resolver';
 import { jsTool } from '../fn/helpers';
 
-const dirs: Array<{ cleanup: () => void }> = [];
-after(() => dirs.forEach((d) => d.cleanup()));
-
-function folder(): string {
-  const d = tempDir();
-  dirs.push(d);
-  return d.dir;
-}
+const folder = tempFolders();
 
 function runners(sandbox: Sandbox): { exec: ReturnType<ToolRunner['wrap']>; fn: ReturnType<ToolRunner['wrap']> } {
   const runner = new ToolRunner({ sandbox });

@@ -2,7 +2,7 @@
 // shown read-only besides the catalog file's folder, so a catalog kept
 // elsewhere (.vscode/, a shared folder) still runs tools over the workspace;
 // headless (no roots) the catalog folder alone.
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,15 +10,9 @@ import { ExecExecutor } from '../../../src/core/runner/exec-executor';
 import { ToolRunner } from '../../../src/core/runner/tool-runner';
 import { Sandbox } from '../../../src/core/sandbox/sandbox';
 import { profileOf } from '../../../src/core/sandbox/profile';
-import { call, execTool, tempDir } from './helpers';
+import { call, execTool, tempFolders } from './helpers';
 
-const dirs: Array<{ cleanup: () => void }> = [];
-after(() => dirs.forEach((d) => d.cleanup()));
-function folder(): string {
-  const d = tempDir();
-  dirs.push(d);
-  return d.dir;
-}
+const folder = tempFolders();
 
 test('the default profile reads the roots and the catalog folder; a profile of its own that names no read list too', () => {
   const t = execTool({ command: 'true' });
