@@ -170,8 +170,7 @@ function runWithPipes(spec: ChildSpec): Promise<ChildResult> {
       exit: (code, sig) => {
         const pid = s.pid();
         void (async () => {
-          await s.killing();
-          await killProcessTree(pid, spec.killGraceMs, true, s.sandbox());
+          await endTree(s, pid, spec);
           if (!closed) await Promise.race([closedPromise, new Promise((r) => setTimeout(r, CLOSE_WAIT_MS))]);
           s.control().end();
           resolve({ pid, code, signal: signalNumber(sig), stdout, stderr, aborted: s.aborted(), terminal: false });
@@ -179,6 +178,12 @@ function runWithPipes(spec: ChildSpec): Promise<ChildResult> {
       },
     });
   });
+}
+
+/** After the command exited: the abort's kill finished, then whatever it left behind ended (pipes and terminals alike). */
+async function endTree(s: Started, pid: number, spec: ChildSpec): Promise<void> {
+  await s.killing();
+  await killProcessTree(pid, spec.killGraceMs, true, s.sandbox());
 }
 
 /** One stream of the child, kept under the cap and reported as it comes. */
@@ -209,8 +214,7 @@ function runInPty(spec: ChildSpec): Promise<ChildResult> {
       exit: (exitCode, signal) => {
         const pid = s.pid();
         void (async () => {
-          await s.killing();
-          await killProcessTree(pid, spec.killGraceMs, true, s.sandbox());
+          await endTree(s, pid, spec);
           const stdout = output.end();
           s.control().end();
           const sig = signalNumber(signal);
